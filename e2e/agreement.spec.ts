@@ -13,6 +13,7 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
   const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   const { seedFinishedRun } = await import("../testkit/tasks/hallucination/agreement-fixtures");
   const { reviewScore, reviewVideoOutcome } = await import("../lib/reviews/reviews");
+  const { projectAccess } = await import("../lib/authz/permissions");
   const { matchingVideoIds } = await import("../lib/videos/video-filter-sql");
   const { videoFilterSchema } = await import("../lib/videos/video-filter");
   const { builtInCatalogue } = await import("../lib/task-modules/task-catalogue");
@@ -66,11 +67,23 @@ test("the agreement dashboard shows the statistics, links to the items behind a 
     const humanVerdict = [1, 0, 0, 1, 0];
     for (const [v, videoId] of videoIds.entries()) {
       for (const [r, reviewer] of reviewers.entries()) {
-        await reviewScore(prisma, reviewer, scoreIds.get(`${v}:static_hallucination:0:s1`)!, {
-          value: humanS1[v]![r]!,
-          note: r === 0 && v === 0 ? "=SUM(A1:A9)" : undefined,
-        });
-        await reviewVideoOutcome(prisma, reviewer, runId, videoId, "verdict", { value: humanVerdict[v]! });
+        await reviewScore(
+          prisma,
+          await projectAccess(prisma, reviewer, projectId, "scores.review"),
+          scoreIds.get(`${v}:static_hallucination:0:s1`)!,
+          {
+            value: humanS1[v]![r]!,
+            note: r === 0 && v === 0 ? "=SUM(A1:A9)" : undefined,
+          },
+        );
+        await reviewVideoOutcome(
+          prisma,
+          await projectAccess(prisma, reviewer, projectId, "scores.review"),
+          runId,
+          videoId,
+          "verdict",
+          { value: humanVerdict[v]! },
+        );
       }
     }
 

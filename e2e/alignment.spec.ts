@@ -1,5 +1,6 @@
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { cli, ownerWithProject, signIn } from "./helpers";
+import { projectAccess } from "@/lib/authz/permissions";
 
 /** An owner with a project of framed videos (sorted by id), made in this process on the e2e database. */
 async function ownerWithFramedVideos(label: string, videoCount: number) {
@@ -47,7 +48,7 @@ test("an owner runs an alignment from the page with the stub and reads its repor
     const { prisma, owner, actor, projectId, videoIds } = await ownerWithFramedVideos("alignment", 20);
     for (const [i, id] of videoIds.entries())
       await prisma.video.update({ where: { id }, data: { prompt: `Clip ${i} [sim-truth=${1 + (i % 5)}]` } });
-    const task = await createRubricTask(prisma, actor, projectId, {
+    const task = await createRubricTask(prisma, await projectAccess(prisma, actor, projectId, "rubrics.manage"), {
       definition: {
         name: "Defects",
         frames: { mode: "key_frames" },
@@ -69,8 +70,7 @@ test("an owner runs an alignment from the page with the stub and reads its repor
     const target = rubricTargetId(task.key, "defects");
     await createLabelSet(
       prisma,
-      actor,
-      projectId,
+      await projectAccess(prisma, actor, projectId, "videos.import"),
       { name: "Truth", format: "generic", fileName: "truth.csv", sha256: "0".repeat(64), citation: "" },
       videoIds.map((videoId, i) => ({
         target: {
@@ -147,8 +147,7 @@ test("an owner aligns hallucination's verdict from the page and applies the tune
     }
     await createLabelSet(
       prisma,
-      actor,
-      projectId,
+      await projectAccess(prisma, actor, projectId, "videos.import"),
       { name: "Verdicts", format: "generic", fileName: "verdicts.csv", sha256: "2".repeat(64), citation: "" },
       videoIds.map((videoId, i) => ({
         target: {

@@ -28,6 +28,7 @@ export async function seedCrawlProject(
   const { mediaFixtures, uniqueMp4 } = await import("../testkit/testing/media-fixtures");
   const { getStorage } = await import("../lib/storage/storage");
   const { reviewScore, reviewVideoOutcome } = await import("../lib/reviews/reviews");
+  const { projectAccess } = await import("../lib/authz/permissions");
   const { TASK_KITS } = await import("../testkit/task-kits");
   const { BUILT_IN_DECLARATIONS } = await import("../lib/tasks/registry");
   // The core's run: one of a registered pipeline that judges videos and gives a verdict, whichever task that is.
@@ -186,7 +187,7 @@ export async function seedCrawlProject(
     // the Rubric tasks page lists it, and the run's video list and video pages read its declaration from the
     // browser's task registry (the project layout registers it).
     const { createRubricTask } = await import("../lib/rubrics/rubric-tasks");
-    const rubric = await createRubricTask(prisma, owner, projectId, {
+    const rubric = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
       file: fs.readFileSync("lib/rubrics/examples/physical-plausibility.yaml", "utf8"),
     });
     // The app's own registry reads rubric tasks at most a second old.
@@ -206,8 +207,9 @@ export async function seedCrawlProject(
     where: { runId, videoId: judgedVideoIds[0]! },
     orderBy: { category: "asc" },
   });
-  await reviewScore(prisma, reviewer, score.id, { value: score.value >= 5 ? 1 : 9, note: "crawl" });
-  await reviewVideoOutcome(prisma, reviewer, runId, judgedVideoIds[0]!, videoTask.verdict!.metricId, { value: 1 });
+  const reviewing = await projectAccess(prisma, reviewer, projectId, "scores.review");
+  await reviewScore(prisma, reviewing, score.id, { value: score.value >= 5 ? 1 : 9, note: "crawl" });
+  await reviewVideoOutcome(prisma, reviewing, runId, judgedVideoIds[0]!, videoTask.verdict!.metricId, { value: 1 });
 
   // A queue of the run's verdicts; the owner, the reviewer and the site admin (an owner everywhere) each hold one item.
   const queue = await api<{ id: string }>(ownerKey, `/api/v1/projects/${projectId}/queues`, {
@@ -225,6 +227,62 @@ export async function seedCrawlProject(
   });
   if (!ownerItem.itemId || !reviewerItem.itemId || !adminItem.itemId)
     throw new Error("The crawl's queue gave no item to claim.");
+
+  // A pair set of the judged videos with one person's verdicts: the pairwise pages (list, set, leaderboard,
+  // agreement, raters) have a board to show.
+  const pairVideos = await prisma.video.findMany({
+    where: { id: { in: judgedVideoIds } },
+    select: { id: true, fileName: true },
+    orderBy: { id: "asc" },
+  });
+  const pairSet = await prisma.pairSet.create({
+    data: {
+      projectId,
+      name: "Crawl pairs",
+      aspects: [{ id: "overall", label: "Overall", guideline: "", levels: 4 }],
+      origin: { source: "project", design: "all_pairs", sample: "same", seed: 1 },
+      createdById: owner.userId,
+      pairCount: pairVideos.length - 1,
+      pairs: {
+        create: pairVideos.slice(1).map((video, position) => ({
+          projectId,
+          pairKey: `${pairVideos[0]!.id}:${video.id}`,
+          position,
+          videoAId: pairVideos[0]!.id,
+          videoBId: video.id,
+          generatorA: "Crawl A",
+          generatorB: `Crawl ${String.fromCharCode(66 + position)}`,
+          prompt: "A ball rolls",
+          nameA: pairVideos[0]!.fileName,
+          nameB: video.fileName,
+        })),
+      },
+    },
+    include: { pairs: true },
+  });
+  for (const pair of pairSet.pairs)
+    await prisma.pairVerdict.create({
+      data: {
+        projectId,
+        pairSetId: pairSet.id,
+        pairId: pair.id,
+        aspect: "overall",
+        raterKind: "reviewer",
+        raterId: reviewer.userId,
+        verdict: "A",
+        aShownOn: "left",
+        msToVerdict: 3000,
+      },
+    });
+  tasks.pairwise = { pairSetIds: [pairSet.id] };
+
+  // A blind pair set of the judged videos, for the side-by-side review page (every reviewing role claims from it).
+  const { seedReviewPairs } = await import("../testkit/pairwise/review-pairs");
+  const reviewPairs = await seedReviewPairs(prisma, owner, projectId, {
+    videos: judgedVideoIds.slice(0, 2).map((id, i) => ({ id, model: `crawl-model-${i}`, prompt: "crawl prompt" })),
+    name: "Crawl pairs to review",
+  });
+  tasks.pairReview = { pairSetIds: [reviewPairs.set.id] };
 
   await prisma.$disconnect();
   return {

@@ -16,6 +16,7 @@ test("an owner deletes a project and follows it on the projects page; a queued d
   const { prisma } = await import("../lib/db/prisma");
   const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   const { deleteProject } = await import("../lib/projects/project-deletion");
+  const { projectAccess } = await import("../lib/authz/permissions");
   try {
     const owner = await ownerWithProject("deletion");
     const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
@@ -42,10 +43,14 @@ test("an owner deletes a project and follows it on the projects page; a queued d
 
     // A deletion no worker has taken yet (its job not sent here): cancelled from the page, the project comes back.
     const kept = await projectWithFramedVideos(prisma, actor, { videoCount: 2, keyFrames: 1, name: "Kept clips" });
-    await deleteProject({ prisma, queue: { enqueue: async () => {} } }, actor, kept.projectId, {
-      dryRun: false,
-      confirmName: "Kept clips",
-    });
+    await deleteProject(
+      { prisma, queue: { enqueue: async () => {} } },
+      await projectAccess(prisma, actor, kept.projectId, "project.delete"),
+      {
+        dryRun: false,
+        confirmName: "Kept clips",
+      },
+    );
     await page.reload();
     const queued = page.getByTestId("project-deletion").filter({ hasText: "Kept clips" });
     await expect(queued.getByTestId("project-deletion-state")).toHaveText("waiting for a worker");

@@ -2,7 +2,7 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { S3_STORAGE_VARIABLES } from "../lib/storage/storage-config";
+import { S3_STORAGE_VARIABLES } from "../testkit/testing/storage-variables";
 import { createTestDatabase, startTestServer } from "../testkit/testing/test-database";
 import { buildIsCurrent, markBuildCurrent } from "../lib/build/source-hash";
 import { BUILD_NOTICE, nextBin } from "../scripts/lib/ensure-build";

@@ -22,6 +22,7 @@ async function seedProject(label: string, categories: readonly string[] = CATEGO
   const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
   const { seedFinishedRun } = await import("../testkit/tasks/hallucination/agreement-fixtures");
   const { reviewScore, reviewVideoOutcome } = await import("../lib/reviews/reviews");
+  const { projectAccess } = await import("../lib/authz/permissions");
   const owner = await ownerWithProject(label);
   const actorOf = async (email: string) => {
     const user = await prisma.user.findUniqueOrThrow({ where: { email } });
@@ -63,11 +64,23 @@ async function seedProject(label: string, categories: readonly string[] = CATEGO
   for (const [v, videoId] of videoIds.entries()) {
     for (const [r, reviewer] of reviewers.entries()) {
       for (const [c, category] of categories.entries()) {
-        await reviewScore(prisma, reviewer, scoreIds.get(`${v}:${stepOf(category)}:0:${category}`)!, {
-          value: (v * 3 + c * 2 + r + (v === 1 ? 5 : 0)) % 11,
-        });
+        await reviewScore(
+          prisma,
+          await projectAccess(prisma, reviewer, projectId, "scores.review"),
+          scoreIds.get(`${v}:${stepOf(category)}:0:${category}`)!,
+          {
+            value: (v * 3 + c * 2 + r + (v === 1 ? 5 : 0)) % 11,
+          },
+        );
       }
-      await reviewVideoOutcome(prisma, reviewer, runId, videoId, "verdict", { value: (v + r) % 3 === 0 ? 1 : 0 });
+      await reviewVideoOutcome(
+        prisma,
+        await projectAccess(prisma, reviewer, projectId, "scores.review"),
+        runId,
+        videoId,
+        "verdict",
+        { value: (v + r) % 3 === 0 ? 1 : 0 },
+      );
     }
   }
   const queue = await prisma.reviewQueue.create({

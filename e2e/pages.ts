@@ -1,5 +1,5 @@
 import { TASK_KITS, type TaskKit } from "../testkit/task-kits";
-import type { CrawlPage, CrawlRole, CrawlSeed } from "../testkit/crawl/task-crawl";
+import { taskSeedIds, type CrawlPage, type CrawlRole, type CrawlSeed } from "../testkit/crawl/task-crawl";
 
 export type { CrawlPage, CrawlRole, CrawlSeed } from "../testkit/crawl/task-crawl";
 
@@ -163,6 +163,17 @@ const CORE_PAGES: CrawlPage[] = [
       ...rubricRunIds(s).map((runId) => `/projects/${s.projectId}/runs/${runId}/leaderboard`),
     ],
   },
+  { route: "/projects/[projectId]/pairs", project: {} },
+  ...(["", "/leaderboard", "/agreement", "/raters", "/gold"] as const).map((tail): CrawlPage => ({
+    route: `/projects/[projectId]/pairs/[pairSetId]${tail}`,
+    project: tail === "/raters" ? { action: "pairs.manage" } : tail === "/gold" ? { action: "gold.set" } : {},
+    urls: (s) =>
+      taskSeedIds(s, "pairwise", "pairSetIds").flatMap((id) => [
+        `/projects/${s.projectId}/pairs/${id}${tail}`,
+        // An aspect the set does not have is a note on the page, not a 5xx.
+        ...(tail === "/leaderboard" ? [`/projects/${s.projectId}/pairs/${id}${tail}?aspect=motion`] : []),
+      ]),
+  })),
   {
     route: "/projects/[projectId]/queues",
     project: {},
@@ -184,6 +195,11 @@ const CORE_PAGES: CrawlPage[] = [
     urls: (s, role) => [
       `/projects/${s.projectId}/queues/${s.queueId}/items/${s.itemIdByRole[role] ?? s.itemIdByRole.reviewer}`,
     ],
+  },
+  {
+    route: "/projects/[projectId]/pairs/[pairSetId]/review",
+    project: { action: "scores.review" },
+    urls: (s) => [`/projects/${s.projectId}/pairs/${taskSeedIds(s, "pairReview", "pairSetIds")[0]}/review`],
   },
   { route: "/projects/[projectId]/settings", project: {} },
   {

@@ -13,8 +13,9 @@ test("edits a prompt, runs with the new version, proposes videos to label and qu
   const { startStubLlm } = await import("../testkit/llm-stub/stub-server");
   const { prisma } = await import("../lib/db/prisma");
   const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
-  const { createEndpoint } = await import("../lib/judge/endpoints");
+  const { createEndpoint } = await import("../lib/judge/endpoints/endpoints");
   const { reviewVideoOutcome } = await import("../lib/reviews/reviews");
+  const { projectAccess } = await import("../lib/authz/permissions");
   const stub = await startStubLlm({ latencyMs: 5 });
   try {
     const owner = await ownerWithProject("prompts");
@@ -25,7 +26,7 @@ test("edits a prompt, runs with the new version, proposes videos to label and qu
       keyFrames: 1,
       name: "Prompt versions e2e",
     });
-    await createEndpoint(prisma, actor, projectId, {
+    await createEndpoint(prisma, await projectAccess(prisma, actor, projectId, "endpoints.manage"), {
       name: "Stub (simulated)",
       baseUrl: stub.baseURL,
       model: "stub-vision",
@@ -84,7 +85,14 @@ test("edits a prompt, runs with the new version, proposes videos to label and qu
     const judge = await prisma.runMetric.findFirstOrThrow({
       where: { runId: runs[1]!.id, videoId: videoIds[0]!, metric: "verdict" },
     });
-    await reviewVideoOutcome(prisma, actor, runs[1]!.id, videoIds[0]!, "verdict", { value: judge.value });
+    await reviewVideoOutcome(
+      prisma,
+      await projectAccess(prisma, actor, projectId, "scores.review"),
+      runs[1]!.id,
+      videoIds[0]!,
+      "verdict",
+      { value: judge.value },
+    );
     await page.goto(`/projects/${projectId}/runs/${runs[1]!.id}`);
     await expect(page.getByTestId("run-prompt-versions")).toContainText(
       `hallucination/inconsistency ${version.hash.slice(0, 12)} (edited)`,

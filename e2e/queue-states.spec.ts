@@ -14,6 +14,8 @@ test("assigned, finished and archived queues", async ({ page, browser }) => {
   const { getQueueItem } = await import("../lib/queues/get-queue-item");
   const { nextItem } = await import("../lib/queues/next-item");
   const { submitItem } = await import("../lib/queues/submit-item");
+  const { projectAccess } = await import("../lib/authz/permissions");
+  const { queueAccess } = await import("../testkit/testing/queue-access");
   const owner = await ownerWithProject("queue-states");
   const user = await prisma.user.findUniqueOrThrow({ where: { email: owner.email } });
   const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
@@ -34,7 +36,11 @@ test("assigned, finished and archived queues", async ({ page, browser }) => {
     await prisma.projectMember.create({ data: { projectId, userId: reviewer.id, role: "reviewer" } });
     reviewers.push({ userId: reviewer.id, email, name: reviewer.name, isAdmin: false });
   }
-  const queue = await createQueue(prisma, actor, projectId, { name: "For Ann", filter: {}, scope: "verdict" });
+  const queue = await createQueue(prisma, await projectAccess(prisma, actor, projectId, "queues.manage"), {
+    name: "For Ann",
+    filter: {},
+    scope: "verdict",
+  });
 
   await signIn(page, owner.email, owner.password);
   await page.goto(`/projects/${projectId}/queues/${queue.id}`);
@@ -57,9 +63,10 @@ test("assigned, finished and archived queues", async ({ page, browser }) => {
 
   // Ann reviews the only item: the queue is done.
   const ann = reviewers[0]!;
-  const { itemId } = await nextItem(prisma, ann, queue.id);
-  const item = await getQueueItem(prisma, ann, queue.id, itemId!);
-  await submitItem(prisma, ann, queue.id, itemId!, {
+  const annAccess = await queueAccess(prisma, ann, queue.id, "scores.review");
+  const { itemId } = await nextItem(prisma, annAccess, queue.id);
+  const item = await getQueueItem(prisma, annAccess, queue.id, itemId!);
+  await submitItem(prisma, annAccess, queue.id, itemId!, {
     judgments: [{ target: item.targets.find((t) => t.key === "verdict")!.key, value: 0 }],
   });
   await bob.reload();

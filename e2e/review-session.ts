@@ -77,6 +77,8 @@ export async function seedReviewSession(
 export async function savedAgainstTyped(seeded: Awaited<ReturnType<typeof seedReviewSession>>, typed: TypedItem[]) {
   const { prisma, queueId, reviewerActor } = seeded;
   const { getQueueItem } = await import("../lib/queues/get-queue-item");
+  const { queueAccess } = await import("../testkit/testing/queue-access");
+  const access = await queueAccess(prisma, reviewerActor, queueId, "scores.review");
   const taken = await prisma.reviewQueueAssignment.findMany({
     where: { queueId, reviewerId: reviewerActor.userId, status: "done" },
     orderBy: [{ claimedAt: "asc" }, { itemId: "asc" }],
@@ -84,7 +86,7 @@ export async function savedAgainstTyped(seeded: Awaited<ReturnType<typeof seedRe
   });
   const saved: TypedItem[] = [];
   for (const { itemId } of taken) {
-    const item = await getQueueItem(prisma, reviewerActor, queueId, itemId);
+    const item = await getQueueItem(prisma, access, queueId, itemId);
     const value = (category: string) => item.targets.find((t) => t.category === category)?.mine?.value ?? -1;
     saved.push({ s1: value("s1"), s2: value("s2") });
   }

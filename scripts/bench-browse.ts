@@ -52,6 +52,7 @@ process.env.DATABASE_URL = database.url;
 const { prisma } = await import("../lib/db/prisma");
 const { seedLargeProject } = await import("./lib/seed-large-project");
 const { browseOptions, browseVideos } = await import("../lib/videos/browse-videos");
+const { projectAccess } = await import("../lib/authz/permissions");
 const { videoListQuerySchema } = await import("../lib/videos/video-filter");
 // The seeded project has built-in tasks only: its queries parse with the built-in catalogue.
 const { builtInCatalogue } = await import("../lib/task-modules/task-catalogue");
@@ -130,6 +131,7 @@ try {
     name: "Seed reviewer 1",
     isAdmin: false,
   };
+  const access = await projectAccess(prisma, actor, projectId, "project.view");
   const [videoCount, runVideoCount, scoreCount, judgmentCount] = await Promise.all([
     prisma.video.count({ where: { projectId } }),
     prisma.runVideo.count({ where: { runId } }),
@@ -148,8 +150,7 @@ try {
   const cursorTo500 = async (query: Record<string, string>) => {
     const page499 = await browseVideos(
       prisma,
-      actor,
-      projectId,
+      access,
       videoListQuerySchema(builtInCatalogue()).parse({ ...query, page: "499" }),
     );
     return page499.nextCursor;
@@ -183,13 +184,13 @@ try {
       : []),
     { name: "page=500 by path (OFFSET)", query: { page: "500" } },
     { name: "page=500 by overall desc (OFFSET)", query: { page: "500", sort: "overall", dir: "desc" } },
-    { name: "option lists", run: () => browseOptions(prisma, actor, projectId) },
+    { name: "option lists", run: () => browseOptions(prisma, access) },
   ];
 
   const rows: { name: string; total: string; p50: number; p95: number }[] = [];
   for (const scenario of scenarios) {
     const query = scenario.query ? videoListQuerySchema(builtInCatalogue()).parse(scenario.query) : null;
-    const call = scenario.run ?? (() => browseVideos(prisma, actor, projectId, query!));
+    const call = scenario.run ?? (() => browseVideos(prisma, access, query!));
     let total = "";
     for (let i = 0; i < WARM_UP; i++) {
       const result = await call();
@@ -208,7 +209,7 @@ try {
     rows.push({ name: scenario.name, total, p50: percentile(times, 50), p95: percentile(times, 95) });
     if (values.explain && query) {
       console.log(`\n${scenario.name}:`);
-      await browseVideos(explainingClient(prisma), actor, projectId, query);
+      await browseVideos(explainingClient(prisma), access, query);
     }
   }
 

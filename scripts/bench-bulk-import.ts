@@ -101,6 +101,7 @@ const { createProject } = await import("../lib/projects/projects");
 const { getStorage } = await import("../lib/storage/storage");
 const { importFolders } = await import("../lib/bulk-import/import-folder");
 const { localTarget } = await import("../lib/bulk-import/import-target");
+const { projectAccess } = await import("../lib/authz/permissions");
 const { nativeTools, wasmTools } = await import("../lib/bulk-import/ffmpeg-tools");
 
 interface Row {
@@ -127,7 +128,10 @@ try {
     const cpuBefore = cpuSeconds();
     const summary = await importFolders({
       roots: [folder],
-      target: localTarget({ prisma, storage: getStorage() }, actor, project.id),
+      target: localTarget(
+        { prisma, storage: getStorage() },
+        await projectAccess(prisma, actor, project.id, "videos.import"),
+      ),
       parameters: PARAMETERS,
       concurrency: JOBS,
       frameTools: tools,

@@ -15,6 +15,7 @@
 import os from "node:os";
 import { parseArgs } from "node:util";
 import { WEB_PROCESS_V8_FLAGS } from "../lib/config/web-process-flags";
+import { projectAccess } from "@/lib/authz/permissions";
 
 const { values } = parseArgs({
   options: {
@@ -103,7 +104,7 @@ try {
     [`dimension=${dimension}`, { dimension }],
   ] as const) {
     const query = agreementQuerySchema(builtInCatalogue()).parse(params);
-    await projectAgreement(prisma, actor, seeded.projectId, query);
+    await projectAgreement(prisma, await projectAccess(prisma, actor, seeded.projectId, "export.read"), query);
     const runs: { total: number; load: number; report: number; reportCpu: number; reviewed: number }[] = [];
     for (let i = 0; i < 3; i++) {
       // The same steps as projectAgreement, timed apart: reading the judgments (SQL) and the statistics (JS).
@@ -151,8 +152,7 @@ try {
     const t = performance.now();
     const { stream } = await projectExport(
       prisma,
-      actor,
-      seeded.projectId,
+      await projectAccess(prisma, actor, seeded.projectId, "export.read"),
       exportQuerySchema(builtInCatalogue()).parse({ format }),
     );
     const reader = stream.getReader();

@@ -98,10 +98,30 @@ console.log(
 );
 
 const { densityPeaksParametersSchema } = await import("../lib/frames/frame-set-parameters");
-const { frameSetTimestamps, planFrameSet } = await import("../lib/frames/plan-frame-set");
-const { extractFrameSetFromFile, inspectVideoFile, sampleVideoFile } =
+const { planFrameSet, uniformSampleTimestamps } = await import("../lib/frames/plan-frame-set");
+const { planSampling } = await import("../lib/browser-extraction/ffmpeg-sampling");
+const { decodePlannedFrames, extractFrameSetFromFile, inspectVideoFile } =
   await import("../lib/bulk-import/native-extraction");
 const parameters = densityPeaksParametersSchema.parse(PARAMETERS);
+
+/** The timestamps a key-frame set samples: `sampleFps` per second. */
+const frameSetTimestamps = (durationS: number) => uniformSampleTimestamps(durationS, parameters.sampleFps);
+
+/** Natively decodes the frames shown at `timestampsS`, each as a JPEG with its features, as the browser is asked to. */
+async function sampleVideoFile(
+  filePath: string,
+  inspected: Awaited<ReturnType<typeof inspectVideoFile>>,
+  timestampsS: number[],
+  options: { maxSide: number; jpegQuality: number },
+) {
+  // Frames go to files, not memory: a segment may hold every sampled frame of a long video.
+  const plan = planSampling(inspected.info, timestampsS, Number.MAX_SAFE_INTEGER);
+  const decoded = await decodePlannedFrames(filePath, inspected, plan, options);
+  return timestampsS.map((timestampS, i) => {
+    const index = plan.requestedIndex[i]!;
+    return { timestampS, frameTimestampS: inspected.info.frames[index]!.pts, ...decoded.get(index)! };
+  });
+}
 
 const clipsDir = path.join(work, "clips");
 fs.mkdirSync(clipsDir);
@@ -141,7 +161,7 @@ async function browserPlan(page: Page, url: string, forceDecoder?: "webcodecs" |
   ] as const);
   if (!probed.ok) throw new Error(`${url}: ${probed.code}: ${probed.message}`);
   const durationS = probed.value.probe.durationS;
-  const timestamps = frameSetTimestamps(parameters, durationS);
+  const timestamps = frameSetTimestamps(durationS);
   const sampled = await page.evaluate(
     ([u, ts, maxSide, jpegQuality, d]) =>
       (window as unknown as H).harness.sample(u, ts, { maxSide, jpegQuality, forceDecoder: d }),
@@ -169,7 +189,7 @@ try {
     for (const source of sources) {
       const name = path.basename(source);
       const inspected = await inspectVideoFile(source);
-      const timestamps = frameSetTimestamps(parameters, inspected.probe.durationS);
+      const timestamps = frameSetTimestamps(inspected.probe.durationS);
       const native = await sampleVideoFile(source, inspected, timestamps, {
         maxSide: parameters.maxSide,
         jpegQuality: parameters.jpegQuality,
@@ -214,6 +234,7 @@ try {
     const { getStorage } = await import("../lib/storage/storage");
     const { importFolders } = await import("../lib/bulk-import/import-folder");
     const { localTarget } = await import("../lib/bulk-import/import-target");
+    const { projectAccess } = await import("../lib/authz/permissions");
     try {
       const user = await createUser(prisma, { email: "bench@example.test", password: "correct horse battery" });
       const actor = { userId: user.id, email: user.email, name: user.name, isAdmin: false };
@@ -222,7 +243,10 @@ try {
       const cpuBefore = treeCpuSeconds(process.pid);
       const summary = await importFolders({
         roots: [folder],
-        target: localTarget({ prisma, storage: getStorage() }, actor, project.id),
+        target: localTarget(
+          { prisma, storage: getStorage() },
+          await projectAccess(prisma, actor, project.id, "videos.import"),
+        ),
         parameters: PARAMETERS,
         concurrency: 2,
       });

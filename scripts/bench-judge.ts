@@ -33,7 +33,8 @@
 // the share of the limit and the request bytes sent per video (llm_call.bytesSent), so modes compare at the same limit.
 // Every run prints its duplicate calls (a step's call sent again while an answered one stands: work paid twice).
 // With --workers, each worker's output goes to a log file whose path is printed (a starved worker's warnings).
-// Calls go out as a worker sends them: undici on the worker's own thread (lib/judge/guarded-fetch.ts).
+// Calls go out as a worker sends them: undici on the worker's own thread (lib/judge/calls/guarded-fetch.ts).
+// --pairwise: then a pairwise run (scripts/lib/bench-pairwise.ts) of as many calls: its share of the same limit.
 // Every seeded video has its frame times stored, as a video whose file was read has: each hallucination video's close
 // keeps its judge spans (under the run's lock) as in use.
 import { spawn } from "node:child_process";
@@ -45,6 +46,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { WORKER_PROCESS_V8_FLAGS } from "../lib/ops/worker-process-flags";
 import { RAMP_MS, type StubRequest, slotUse } from "./lib/slot-use";
+import { projectAccess } from "@/lib/authz/permissions";
 
 const { values } = parseArgs({
   options: {
@@ -62,6 +64,7 @@ const { values } = parseArgs({
     "answer-bytes": { type: "string" },
     duration: { type: "string" },
     mode: { type: "string", default: "images" },
+    pairwise: { type: "boolean", default: false },
   },
 });
 const { INPUT_MODES } = await import("../lib/judge/input-modes");
@@ -148,11 +151,11 @@ const { prisma } = await import("../lib/db/prisma");
 const { createUser } = await import("../lib/auth/users");
 const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
 const { mediaFixtures } = await import("../testkit/testing/media-fixtures");
-const { frameTimesFromTimestamps } = await import("../lib/spans/frame-times");
+const { frameTimesFromTimestamps } = await import("../lib/frames/frame-times");
 const { getStorage } = await import("../lib/storage/storage");
-const { createEndpoint } = await import("../lib/judge/endpoints");
-const { createRun } = await import("../lib/judge/runs");
-const { pgBossQueue, startBoss, startJudgeWorker } = await import("../lib/judge/queue");
+const { createEndpoint } = await import("../lib/judge/endpoints/endpoints");
+const { createRun } = await import("../lib/judge/runs/runs");
+const { pgBossQueue, startBoss, startJudgeWorker } = await import("../lib/judge/workers/queue");
 // As `npm run worker` judges (scripts/lib/bench-judge-deps.ts).
 const { benchJudgeDeps } = await import("./lib/bench-judge-deps");
 const { createRubricTask } = await import("../lib/rubrics/rubric-tasks");
@@ -256,7 +259,11 @@ const endpointSettings = {
   pricePer1kOutput: null,
   inputMode: MODES[0] as Mode,
 };
-const endpoint = await createEndpoint(prisma, owner, projectId, endpointSettings);
+const endpoint = await createEndpoint(
+  prisma,
+  await projectAccess(prisma, owner, projectId, "endpoints.manage"),
+  endpointSettings,
+);
 const boss = await startBoss(database.url, { supervise: true });
 /** The judging of one call path: N worker processes (--workers), each as `npm run worker` starts one, or this process. */
 function startJudging() {
@@ -315,10 +322,14 @@ const load = () =>
 
 /** Starts a run of `pipeline` on every video of the project with the endpoint, and waits for it to be done; its id. */
 async function runToEnd(projectId: string, pipeline: string, endpointId: string): Promise<string> {
-  const run = await createRun({ prisma, queue: pgBossQueue(boss) }, owner, projectId, {
-    pipeline,
-    endpointId,
-  });
+  const run = await createRun(
+    { prisma, queue: pgBossQueue(boss) },
+    await projectAccess(prisma, owner, projectId, "runs.manage"),
+    {
+      pipeline,
+      endpointId,
+    },
+  );
   await runFinished(run.id);
   return run.id;
 }
@@ -327,6 +338,7 @@ async function timedRun(
   label: string,
   pipeline = "hallucination",
   where: { projectId: string; endpointId: string } = { projectId, endpointId: endpoint.id },
+  startRun?: () => Promise<string>, // another way to start a run (a pairwise run) and wait for it to be done
 ) {
   const before = (await stubRequests()).length;
   const startedAt = Date.now();
@@ -342,7 +354,7 @@ async function timedRun(
   const cpuBefore = workerCpuMs();
   const postgresCpuBefore = postgresCpuMs();
   const started = performance.now();
-  const runId = await runToEnd(where.projectId, pipeline, where.endpointId);
+  const runId = startRun ? await startRun() : await runToEnd(where.projectId, pipeline, where.endpointId);
   const seconds = (performance.now() - started) / 1000;
   const endedAt = Date.now();
   loopDelay.disable();
@@ -426,7 +438,11 @@ async function seededProject(videos: number, name: string, inputMode: Mode = MOD
   const seeded = await projectWithFramedVideos(prisma, owner, { videoCount: videos, keyFrames: KEY_FRAMES, name });
   if (inputMode === "video-file") await storeClips(seeded.videoIds);
   await storeFrameTimes(seeded.videoIds);
-  const created = await createEndpoint(prisma, owner, seeded.projectId, { ...endpointSettings, inputMode });
+  const created = await createEndpoint(
+    prisma,
+    await projectAccess(prisma, owner, seeded.projectId, "endpoints.manage"),
+    { ...endpointSettings, inputMode },
+  );
   return { projectId: seeded.projectId, endpointId: created.id };
 }
 
@@ -481,20 +497,24 @@ if (COMPARING) await durationRun();
     keyFrames: KEY_FRAMES,
     name: "warm-up",
   });
-  const warmUpEndpoint = await createEndpoint(prisma, owner, warmUp.projectId, {
-    name: "stub",
-    baseUrl: stubBaseUrl,
-    model: "stub-vision",
-    apiKey: null,
-    imageDetail: "low",
-    temperature: 0,
-    maxConcurrency: CONCURRENCY,
-    requestsPerMinute: null,
-    timeoutSeconds: 60,
-    structuredOutput: true,
-    pricePer1kInput: null,
-    pricePer1kOutput: null,
-  });
+  const warmUpEndpoint = await createEndpoint(
+    prisma,
+    await projectAccess(prisma, owner, warmUp.projectId, "endpoints.manage"),
+    {
+      name: "stub",
+      baseUrl: stubBaseUrl,
+      model: "stub-vision",
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: CONCURRENCY,
+      requestsPerMinute: null,
+      timeoutSeconds: 60,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
+    },
+  );
   await runToEnd(warmUp.projectId, "hallucination", warmUpEndpoint.id);
 }
 
@@ -550,7 +570,9 @@ let rubric: Awaited<ReturnType<typeof timedRun>> | null = null;
 // and finishing a run (pg-boss handing out the first jobs, the last videos' tail) weighs 4–5 times more in it.
 let rubricSameSize: Awaited<ReturnType<typeof timedRun>> | null = null;
 if (!values["no-rubric"]) {
-  const task = await createRubricTask(prisma, owner, projectId, { definition: benchRubric() });
+  const task = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
+    definition: benchRubric(),
+  });
   rubric = await timedRun("rubric", task.pipeline);
   const keyFrames = Math.round(first.stepCount / VIDEOS);
   const sameSize = await projectWithFramedVideos(prisma, owner, {
@@ -558,8 +580,16 @@ if (!values["no-rubric"]) {
     keyFrames,
     name: "bench-rubric",
   });
-  const sameSizeEndpoint = await createEndpoint(prisma, owner, sameSize.projectId, endpointSettings);
-  const sameSizeTask = await createRubricTask(prisma, owner, sameSize.projectId, { definition: benchRubric() });
+  const sameSizeEndpoint = await createEndpoint(
+    prisma,
+    await projectAccess(prisma, owner, sameSize.projectId, "endpoints.manage"),
+    endpointSettings,
+  );
+  const sameSizeTask = await createRubricTask(
+    prisma,
+    await projectAccess(prisma, owner, sameSize.projectId, "rubrics.manage"),
+    { definition: benchRubric() },
+  );
   rubricSameSize = await timedRun("rubric-same-size", sameSizeTask.pipeline, {
     projectId: sameSize.projectId,
     endpointId: sameSizeEndpoint.id,
@@ -594,10 +624,18 @@ if (!values["no-vbench2"]) {
       auxiliaryInfo: vbench2Questions(from + i, vbench2PerVideo),
     }));
   const project = await vbench2Project(prisma, owner, specs(VIDEOS, 0));
-  const vbench2Endpoint = await createEndpoint(prisma, owner, project.projectId, endpointSettings);
+  const vbench2Endpoint = await createEndpoint(
+    prisma,
+    await projectAccess(prisma, owner, project.projectId, "endpoints.manage"),
+    endpointSettings,
+  );
   // Warmed up as the hallucination run is: the VBench-2.0 pipeline's own first-use costs are paid before the clock starts.
   const warmUp = await vbench2Project(prisma, owner, specs(WARM_UP_VIDEOS, VIDEOS));
-  const warmUpEndpoint = await createEndpoint(prisma, owner, warmUp.projectId, endpointSettings);
+  const warmUpEndpoint = await createEndpoint(
+    prisma,
+    await projectAccess(prisma, owner, warmUp.projectId, "endpoints.manage"),
+    endpointSettings,
+  );
   await runToEnd(warmUp.projectId, "vbench2", warmUpEndpoint.id);
   vbench2 = await timedRun("vbench2", "vbench2", { projectId: project.projectId, endpointId: vbench2Endpoint.id });
 }
@@ -608,6 +646,21 @@ for (const mode of MODES.slice(1) as Mode[])
     mode,
     run: await timedRun(`mode-${mode}`, "hallucination", await seededProject(VIDEOS, mode, mode)),
   });
+const { pairwiseBench, pairwiseReport } = await import("./lib/bench-pairwise");
+const pairwise = values.pairwise
+  ? await pairwiseBench(
+      {
+        boss,
+        owner,
+        workerDeps: WORKERS === 0 ? benchJudgeDeps(values.limiter as "shared" | "process") : null,
+        concurrency: CONCURRENCY,
+        seededProject: (videos, name) => seededProject(Math.min(videos, VIDEOS), name),
+        runFinished,
+        timedRun: (start) => timedRun("pairwise", "pairwise", undefined, start),
+      },
+      first.calls,
+    )
+  : null;
 const vbench2Achieved = vbench2 ? vbench2.calls / vbench2.seconds : 0;
 const rubricAchieved = rubric ? rubric.calls / rubric.seconds : 0;
 const rubricSameSizeAchieved = rubricSameSize ? rubricSameSize.calls / rubricSameSize.seconds : 0;
@@ -656,11 +709,11 @@ ${
   ratio ${(run.calls / run.seconds / limit).toFixed(3)} of the limit beside ${MODES[0]}'s ${ratio.toFixed(3)}; ${Math.round(run.bytesPerVideo).toLocaleString()} request bytes sent per video (${MODES[0]}: ${Math.round(first.bytesPerVideo).toLocaleString()})
 `,
   )
-  .join(
-    "",
-  )}${values.profile ? `CPU profiles in ${values.profile} (the stub's in ${path.join(values.profile, "stub")} once it exits)\n` : ""}`);
+  .join("")}${
+  pairwise ? pairwiseReport(pairwise, { limit, ratio, sql: sqlPerStep(pairwise.run) }) : ""
+}${values.profile ? `CPU profiles in ${values.profile} (the stub's in ${path.join(values.profile, "stub")} once it exits)\n` : ""}`);
 
 // The worker gives the endpoint's concurrency slots back just after a run's last call (the run already done):
 // a moment for that before the database goes, so the log stays free of failed releases.
-if (rubric || vbench2 || otherModes.length) await new Promise((resolve) => setTimeout(resolve, 2000));
+if (rubric || vbench2 || otherModes.length || pairwise) await new Promise((resolve) => setTimeout(resolve, 2000));
 await finish();

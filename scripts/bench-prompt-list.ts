@@ -38,6 +38,7 @@ const { makeUser } = await import("../testkit/testing/fixtures");
 const { createProject } = await import("../lib/projects/projects");
 const { getStorage } = await import("../lib/storage/storage");
 const store = await import("../lib/videos/prompt-list-store");
+const { projectAccess } = await import("../lib/authz/permissions");
 const { completenessFromDatabase } = await import("../lib/videos/completeness-query");
 const { Prisma } = await import("../lib/generated/prisma/client");
 
@@ -90,9 +91,10 @@ try {
   const owner = await makeUser();
   const deps = { prisma, storage: getStorage() };
   const projectId = (await createProject(prisma, owner, { name: "Prompt list bench" })).id;
+  const access = await projectAccess(prisma, owner, projectId, "videos.import");
 
   const refused = await timed(() =>
-    store.savePromptList(deps, owner, projectId, "Mechanics.txt", lines(0, REFUSED_SIZE)).then(
+    store.savePromptList(deps, access, "Mechanics.txt", lines(0, REFUSED_SIZE)).then(
       () => "stored",
       (error: Error) => error.message,
     ),
@@ -126,7 +128,7 @@ try {
   }
   while (stored < store.MAX_PROJECT_PROMPT_ENTRIES) {
     const size = Math.min(store.MAX_PROMPT_LIST_ENTRIES, store.MAX_PROJECT_PROMPT_ENTRIES - stored);
-    const saved = await timed(() => store.savePromptList(deps, owner, projectId, "Mechanics.txt", lines(stored, size)));
+    const saved = await timed(() => store.savePromptList(deps, access, "Mechanics.txt", lines(stored, size)));
     console.log(`stored a ${size.toLocaleString("en")}-entry list in ${saved.ms.toFixed(0)} ms`);
     stored += size;
   }
@@ -158,14 +160,14 @@ try {
     `\nprojectCompleteness on ${stored.toLocaleString("en")} prompts / ${videos.toLocaleString("en")} videos, ${ITERATIONS} timed calls after ${WARM_UP} warm-ups (target < ${TARGET_MS} ms)`,
   );
   // The first page, a deep one, and the last: a page starts at its first prompt by an OFFSET over the index.
-  const last = Math.ceil((await store.projectCompleteness(deps, owner, projectId)).totals.missing / 100);
+  const last = Math.ceil((await store.projectCompleteness(deps, access)).totals.missing / 100);
   for (const page of [1, 1000, last]) {
     const query = store.completenessQuerySchema.parse({ page, pageSize: 100 });
-    for (let i = 0; i < WARM_UP; i++) await store.projectCompleteness(deps, owner, projectId, query);
+    for (let i = 0; i < WARM_UP; i++) await store.projectCompleteness(deps, access, query);
     const times: number[] = [];
     let bytes = 0;
     for (let i = 0; i < ITERATIONS; i++) {
-      const run = await timed(() => store.projectCompleteness(deps, owner, projectId, query));
+      const run = await timed(() => store.projectCompleteness(deps, access, query));
       times.push(run.ms);
       bytes = JSON.stringify(run.value).length;
     }

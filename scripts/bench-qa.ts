@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { projectAccess } from "@/lib/authz/permissions";
 
 const { values } = parseArgs({
   options: {
@@ -46,9 +47,9 @@ const { createUser } = await import("../lib/auth/users");
 const { projectWithFramedVideos } = await import("../testkit/testing/judge-fixtures");
 const { fixtureVideoName } = await import("../testkit/testing/item-files");
 const { importQuestionSet } = await import("../lib/tasks/qa/question-set-import");
-const { createEndpoint } = await import("../lib/judge/endpoints");
-const { createRun } = await import("../lib/judge/runs");
-const { pgBossQueue, startBoss, startJudgeWorker } = await import("../lib/judge/queue");
+const { createEndpoint } = await import("../lib/judge/endpoints/endpoints");
+const { createRun } = await import("../lib/judge/runs/runs");
+const { pgBossQueue, startBoss, startJudgeWorker } = await import("../lib/judge/workers/queue");
 // As `npm run worker` judges (scripts/lib/bench-judge-deps.ts).
 const { benchJudgeDeps } = await import("./lib/bench-judge-deps");
 
@@ -105,11 +106,11 @@ for (let i = 0; i < QUESTIONS; i++) {
     ),
   );
 }
-const set = await importQuestionSet(prisma, owner, projectId, {
+const set = await importQuestionSet(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
   fileName: "bench-questions.jsonl",
   bytes: new TextEncoder().encode(`${lines.join("\n")}\n`),
 });
-const endpoint = await createEndpoint(prisma, owner, projectId, {
+const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
   name: "stub",
   baseUrl: stub.baseURL,
   model: "stub-vision",
@@ -131,11 +132,15 @@ async function timedRun() {
   const before = stub.requests.length;
   const cpuBefore = process.cpuUsage();
   const started = performance.now();
-  const run = await createRun({ prisma, queue: pgBossQueue(boss) }, owner, projectId, {
-    pipeline: "qa",
-    endpointId: endpoint.id,
-    itemSetId: set.set.id!,
-  });
+  const run = await createRun(
+    { prisma, queue: pgBossQueue(boss) },
+    await projectAccess(prisma, owner, projectId, "runs.manage"),
+    {
+      pipeline: "qa",
+      endpointId: endpoint.id,
+      itemSetId: set.set.id!,
+    },
+  );
   while ((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } })).status !== "done")
     await new Promise((r) => setTimeout(r, 200));
   const seconds = (performance.now() - started) / 1000;

@@ -47,9 +47,10 @@ process.env.DATABASE_URL = database.url;
 const { prisma } = await import("../lib/db/prisma");
 const { seedLargeProject } = await import("./lib/seed-large-project");
 const { builtInCatalogue } = await import("../lib/task-modules/task-catalogue");
+const { projectAccess } = await import("../lib/authz/permissions");
 const { taskSpanLabels } = await import("../lib/spans/span-labels");
-const { loadSpanAgreementInput, projectSpanAgreement } = await import("../lib/spans/agreement/load-span-agreement");
-const { spanAgreement } = await import("../lib/spans/agreement/span-agreement");
+const { projectSpanAgreement } = await import("../lib/spans/agreement/load-span-agreement");
+const { loadSpanAgreementInput, spanAgreement } = await import("../testkit/spans/span-agreement");
 
 const loadAverage = () =>
   os
@@ -135,7 +136,8 @@ try {
   const query = { task: "hallucination", runId: seeded.runId };
   const catalogue = builtInCatalogue();
 
-  const { input } = await loadSpanAgreementInput(prisma, actor, seeded.projectId, query, catalogue);
+  const access = await projectAccess(prisma, actor, seeded.projectId, "export.read");
+  const { input } = await loadSpanAgreementInput(prisma, access, query, catalogue);
   const pure: { ms: number; cpuMs: number }[] = [];
   const cold: { ms: number; cpuMs: number }[] = [];
   const warm: { ms: number; cpuMs: number }[] = [];
@@ -146,8 +148,8 @@ try {
   for (let i = 0; i <= RUNS; i++) {
     const compute = await timed(() => spanAgreement(input));
     await touchOneSpan();
-    const end = await timed(() => projectSpanAgreement(prisma, actor, seeded.projectId, query, catalogue));
-    const kept = await timed(() => projectSpanAgreement(prisma, actor, seeded.projectId, query, catalogue));
+    const end = await timed(() => projectSpanAgreement(prisma, access, query, catalogue));
+    const kept = await timed(() => projectSpanAgreement(prisma, access, query, catalogue));
     if (i === 0) {
       const comparisons = end.result.labels.flatMap((l) => l.comparisons);
       summary = `${end.result.labels.length} labels × ${comparisons.length / end.result.labels.length} comparisons; e.g. ${comparisons[0]!.key}: F1 at 0.5 = ${comparisons[0]!.thresholds[2]!.f1.value?.toFixed(3)} [${comparisons[0]!.thresholds[2]!.f1.ci?.map((x) => x.toFixed(3)).join(", ")}]`;

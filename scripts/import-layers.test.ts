@@ -205,9 +205,10 @@ describe("the layer table of lib/", () => {
   it("finds an upward import, a circle within a layer, a new file of an allowed import and a stale allowance", () => {
     const planted = new Map([
       ["lib/db/a.ts", new Set(["lib/judge/b.ts"])],
-      ["lib/judge/b.ts", new Set(["lib/runs/c.ts"])],
-      ["lib/runs/c.ts", new Set(["lib/judge/d.ts"])],
-      ["lib/judge/d.ts", new Set<string>()],
+      ["lib/judge/b.ts", new Set(["lib/items/c.ts"])],
+      ["lib/items/c.ts", new Set(["lib/reviews/d.ts"])],
+      ["lib/reviews/d.ts", new Set(["lib/items/i.ts"])],
+      ["lib/items/i.ts", new Set<string>()],
       ["lib/videos/e.ts", new Set(["lib/spans/f.ts"])],
       ["lib/videos/g.ts", new Set(["lib/spans/f.ts"])],
     ]);
@@ -219,7 +220,7 @@ describe("the layer table of lib/", () => {
       "lib/db → lib/judge: lib/db/a.ts",
       "lib/videos → lib/spans (allowed for other files): lib/videos/g.ts",
       "stale allowance: lib/storage → lib/videos no longer occurs",
-      "circle: lib/judge, lib/runs",
+      "circle: lib/items, lib/reviews",
     ]);
   });
 

@@ -132,12 +132,12 @@ describe("the core-boundary rule", () => {
 
 describe("the layer rule of lib/'s folders (generated from scripts/layers.json)", () => {
   it("reports a folder importing a folder of a higher layer, by alias or by relative path", async () => {
-    const intoJudge = `import { readRunMetrics } from "@/lib/judge/run-metrics";\nexport const read = readRunMetrics;\n`;
+    const intoJudge = `import { readRunMetrics } from "@/lib/run-records/run-metrics";\nexport const read = readRunMetrics;\n`;
     expect(await ruleIds("lib/db/lint-probe.ts", intoJudge)).toEqual(["layers/no-restricted-paths"]);
     expect(
       await ruleIds(
         "lib/videos/lint-probe.ts",
-        `import { videoSpanCounts } from "../spans/span-counts";\nexport const probe = videoSpanCounts;\n`,
+        `import { spanRecord } from "../spans/span-store";\nexport const probe = spanRecord;\n`,
       ),
     ).toEqual(["layers/no-restricted-paths"]);
     expect(
@@ -163,9 +163,9 @@ describe("the layer rule of lib/'s folders (generated from scripts/layers.json)"
   });
 
   it("lets a file of the allowed list import just the folders listed for it", async () => {
-    const allowed = `import { readRunMetrics } from "@/lib/judge/run-metrics";\nexport const read = readRunMetrics;\n`;
+    const allowed = `import { readRunMetrics } from "@/lib/run-records/run-metrics";\nexport const read = readRunMetrics;\n`;
     expect(await ruleIds("lib/reviews/reviews.ts", allowed)).toEqual([]);
-    const other = `import { runName } from "@/lib/runs/run-name";\nexport const name = runName;\n`;
+    const other = `import { ensembleFamily } from "@/lib/ensembles/ensemble-runs";\nexport const family = ensembleFamily;\n`;
     expect(await ruleIds("lib/reviews/reviews.ts", other)).toEqual(["layers/no-restricted-paths"]);
   });
 });
@@ -270,7 +270,7 @@ describe("route handlers never touch the database", () => {
   });
 
   it("lets a route hand its context's prisma to a lib/ function, and keeps the redacting-read rule", async () => {
-    const handing = `import { withProject } from "@/lib/api/with-project";\nimport { listRuns } from "@/lib/runs/list-runs";\nexport const GET = withProject("project.view", { summary: "s", responses: [] }, async ({ prisma, actor, project }) =>\n  Response.json(await listRuns(prisma, actor, project.id)),\n);\n`;
+    const handing = `import { withProject } from "@/lib/api/with-project";\nimport { listRuns } from "@/lib/judge/runs/list-runs";\nexport const GET = withProject("project.view", { summary: "s", responses: [] }, async ({ prisma, actor, project }) =>\n  Response.json(await listRuns(prisma, actor, project.id)),\n);\n`;
     expect(await ruleIds(route, handing)).toEqual([]);
     const unredacted = `import { captionDetail } from "@/lib/tasks/captions/caption-detail";\nexport const read = captionDetail;\n`;
     expect(await ruleIds(route, unredacted)).toEqual(["no-restricted-imports"]);

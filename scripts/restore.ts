@@ -5,7 +5,7 @@ import { appContext } from "../lib/app-context/app-context";
 import { refuseToStartWithPlaceholderSecrets } from "../lib/config/placeholder-secrets";
 import { createPrismaClient } from "../lib/db/prisma";
 import { MIGRATIONS_DIR, resolveDatabase } from "../lib/db/resolve-database";
-import { pgBossQueue, startBoss } from "../lib/judge/queue";
+import { pgBossQueue, startBoss } from "../lib/judge/workers/queue";
 import { secretFile, storageLocation } from "../lib/ops/locations";
 import { requeueUnfinishedRuns, restoreBackup } from "../lib/ops/restore";
 

@@ -8,7 +8,7 @@ import { appContext } from "../lib/app-context/app-context";
 import { refuseToStartWithPlaceholderSecrets } from "../lib/config/placeholder-secrets";
 import { resolveAppSecret } from "../lib/config/secret";
 import { resolveDatabase } from "../lib/db/resolve-database";
-import { guardedFetch } from "../lib/judge/guarded-fetch";
+import { guardedFetch } from "../lib/judge/calls/guarded-fetch";
 import { workerJudgeDeps } from "../lib/judge/app-judge";
 import { rootLogger } from "../lib/observability/logger";
 import { checkStorage } from "../lib/storage/storage";
@@ -34,7 +34,7 @@ logger.info(`storage: ${storage}`);
 process.env.APP_SECRET = resolveAppSecret();
 const database = await resolveDatabase((line) => logger.info(line));
 process.env.DATABASE_URL = database.url;
-// Judge calls go out on undici from the worker's own thread, through one guarded fetch (lib/judge/guarded-fetch.ts):
+// Judge calls go out on undici from the worker's own thread, through one guarded fetch (lib/judge/calls/guarded-fetch.ts):
 // the SSRF check at connect time, no redirects, each call holding a slot of its endpoint's limits shared through PostgreSQL.
 // Judge spans, an ensemble's combine and the after-run work hear the engine's events (the composition root lists them).
 const judgeDeps = workerJudgeDeps({ send: guardedFetch(), subscribers: context.judgeEventSubscribers });

@@ -3,6 +3,7 @@
 import { redirect } from "next/navigation";
 import { revalidatePath } from "next/cache";
 import { formValues, runAction, type ActionResult } from "@/app/_server/action-result";
+import { projectAccess } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import {
   addMember,
@@ -25,6 +26,7 @@ import {
   renameProjectSchema,
   projectGuidelinesSchema,
   projectSsoDefaultRoleSchema,
+  projectIdSchema,
 } from "@/lib/projects/projects.validation";
 
 export async function createProjectAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
@@ -41,7 +43,8 @@ export async function createProjectAction(_previous: ActionResult | null, formDa
 export async function renameProjectAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
   return runAction(async (actor) => {
     const input = renameProjectSchema.parse(formValues(formData));
-    await renameProject(prisma, actor, input);
+    const access = await projectAccess(prisma, actor, input.projectId, "project.rename");
+    await renameProject(prisma, access, input);
     revalidatePath(`/projects/${input.projectId}`, "layout");
     return { ok: true, message: "Renamed." };
   });
@@ -51,7 +54,8 @@ export async function setArchivedAction(_previous: ActionResult | null, formData
   return runAction(async (actor) => {
     const values = formValues(formData);
     const input = archiveProjectSchema.parse({ projectId: values.projectId, archived: values.archived === "true" });
-    await setProjectArchived(prisma, actor, input);
+    const access = await projectAccess(prisma, actor, input.projectId, "project.archive");
+    await setProjectArchived(prisma, access, input);
     revalidatePath(`/projects/${input.projectId}`, "layout");
     return { ok: true, message: input.archived ? "Archived." : "Restored." };
   });
@@ -60,7 +64,8 @@ export async function setArchivedAction(_previous: ActionResult | null, formData
 export async function addMemberAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
   return runAction(async (actor) => {
     const input = addMemberSchema.parse(formValues(formData));
-    await addMember(prisma, actor, input);
+    const access = await projectAccess(prisma, actor, input.projectId, "members.manage");
+    await addMember(prisma, access, input);
     revalidatePath(`/projects/${input.projectId}`, "layout");
     return { ok: true, message: `${input.email} is now ${input.role}.` };
   });
@@ -69,7 +74,8 @@ export async function addMemberAction(_previous: ActionResult | null, formData: 
 export async function changeRoleAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
   return runAction(async (actor) => {
     const input = changeRoleSchema.parse(formValues(formData));
-    await changeMemberRole(prisma, actor, input);
+    const access = await projectAccess(prisma, actor, input.projectId, "members.manage");
+    await changeMemberRole(prisma, access, input);
     revalidatePath(`/projects/${input.projectId}`, "layout");
     return { ok: true, message: "Role changed." };
   });
@@ -78,7 +84,8 @@ export async function changeRoleAction(_previous: ActionResult | null, formData:
 export async function removeMemberAction(_previous: ActionResult | null, formData: FormData): Promise<ActionResult> {
   return runAction(async (actor) => {
     const input = removeMemberSchema.parse(formValues(formData));
-    await removeMember(prisma, actor, input);
+    const access = await projectAccess(prisma, actor, input.projectId, "members.manage");
+    await removeMember(prisma, access, input);
     revalidatePath(`/projects/${input.projectId}`, "layout");
     return { ok: true, message: "Removed." };
   });
@@ -90,7 +97,8 @@ export async function setProjectGuidelinesAction(
 ): Promise<ActionResult> {
   return runAction(async (actor) => {
     const input = projectGuidelinesSchema.parse(formValues(formData));
-    await setProjectGuidelines(prisma, actor, input);
+    const access = await projectAccess(prisma, actor, input.projectId, "project.rename");
+    await setProjectGuidelines(prisma, access, input);
     revalidatePath(`/projects/${input.projectId}`, "layout");
     return { ok: true, message: "Guidelines saved." };
   });
@@ -103,7 +111,8 @@ export async function setSsoDefaultRoleAction(
 ): Promise<ActionResult> {
   return runAction(async (actor) => {
     const input = projectSsoDefaultRoleSchema.parse(formValues(formData));
-    await setProjectSsoDefaultRole(prisma, actor, input);
+    const access = await projectAccess(prisma, actor, input.projectId, "members.manage");
+    await setProjectSsoDefaultRole(prisma, access, input);
     revalidatePath(`/projects/${input.projectId}/settings`);
     return {
       ok: true,
@@ -121,7 +130,8 @@ export async function setQueueGuidelinesAction(
   return runAction(async (actor) => {
     const values = formValues(formData);
     const queueId = queueIdSchema.parse(values.queueId);
-    const queue = await setQueueGuidelines(prisma, actor, queueId, { guidelines: values.guidelines ?? "" });
+    const access = await projectAccess(prisma, actor, projectIdSchema.parse(values.projectId), "queues.manage");
+    const queue = await setQueueGuidelines(prisma, access, queueId, { guidelines: values.guidelines ?? "" });
     revalidatePath(`/projects/${queue.projectId}/queues/${queue.id}`);
     return { ok: true, message: "Guidelines saved." };
   });

@@ -4,7 +4,7 @@ import { forbidden, notFound, redirect } from "next/navigation";
 import { cache } from "react";
 import type { Actor } from "@/lib/auth/actor";
 import { actorFromHeaders } from "@/lib/auth/request-actor";
-import { projectRoleOf, roleCan, type ProjectAction } from "@/lib/authz/permissions";
+import { accessFor, memberAccess, roleCan, type ProjectAccess, type ProjectAction } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { appContext } from "@/lib/app-context/app-context";
 
@@ -25,24 +25,28 @@ export async function requirePageActor(): Promise<Actor> {
 }
 
 /**
- * The actor's role in a project and the project's task catalogue, looked up once per render: the project layout
- * (its navigation bar, the browser's catalogue) and the page both ask, and share the answer.
+ * The actor's view access to a project (null for a non-member) and the project's task catalogue, looked up once per
+ * render: the project layout (its navigation bar, the browser's catalogue) and the page both ask, and share the answer.
  */
-const pageProjectRole = cache(async (projectId: string) => {
+const pageProjectMember = cache(async (projectId: string) => {
   const actor = await requirePageActor();
-  const role = await projectRoleOf(prisma, actor, projectId);
+  const member = await memberAccess(prisma, actor, projectId);
   // Only a member's render reads the catalogue (a non-member gets the 404 page).
-  const catalogue = role ? await appContext().catalogues.forProject(prisma, projectId) : null;
-  return { actor, role, catalogue };
+  const catalogue = member ? await appContext().catalogues.forProject(prisma, projectId) : null;
+  return { actor, catalogue, member };
 });
 
 /**
  * For project pages: a non-member (or a missing project) renders the 404 page; a member whose role
  * may not do `action` renders the 403 page (app/forbidden.tsx). The decision is lib/authz/permissions.ts's.
  */
-export async function requirePageProjectAccess(projectId: string, action: ProjectAction = "project.view") {
-  const { actor, role, catalogue } = await pageProjectRole(projectId);
-  if (!role || !catalogue) notFound();
-  if (!roleCan(role, action)) forbidden();
-  return { actor, role, catalogue };
+export async function requirePageProjectAccess<A extends ProjectAction = "project.view">(
+  projectId: string,
+  action: A = "project.view" as A,
+) {
+  const { actor, catalogue, member } = await pageProjectMember(projectId);
+  if (!member || !catalogue) notFound();
+  if (!roleCan(member.role, action)) forbidden();
+  const access: ProjectAccess<A> = accessFor(member, action);
+  return { actor, role: member.role, catalogue, access };
 }

@@ -24,7 +24,7 @@ import {
   type SweepMetric,
   WORST_TARGET,
 } from "@/lib/agreement/types";
-import { runName } from "@/lib/runs/run-name";
+import { runName } from "@/lib/run-records/run-name";
 import { fmt, fmtCi, videoHref, videoListHref, yesNo } from "./links";
 import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 import { type LegendEntry } from "@/components/charts/chart-legend";

@@ -2,7 +2,7 @@
 import { ImpliedValuesSwitch } from "@/components/agreement/implied-values-switch";
 import { VideoFilterFields } from "@/components/videos/video-filter-fields";
 import type { AgreementPageData } from "@/components/agreement/agreement-page-data";
-import { runName } from "@/lib/runs/run-name";
+import { runName } from "@/lib/run-records/run-name";
 import type { DeclarationCatalogue } from "@/lib/task-modules/declaration-catalogue";
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";

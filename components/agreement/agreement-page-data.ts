@@ -3,7 +3,7 @@ import type { AgreementView } from "@/components/agreement/agreement-report";
 import { projectAgreement, scopeRuns } from "@/lib/agreement/load";
 import { agreementQuerySchema } from "@/lib/agreement/report-filter";
 import type { AgreementReport } from "@/lib/agreement/types";
-import type { Actor } from "@/lib/auth/actor";
+import type { ProjectAccess } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { isAppErrorCode } from "@/lib/errors";
 import type { DeclarationCatalogue } from "@/lib/task-modules/declaration-catalogue";
@@ -34,17 +34,17 @@ const formKeys = (catalogue: DeclarationCatalogue) =>
 export type AgreementPageData = Awaited<ReturnType<typeof loadAgreementPage>>;
 
 export async function loadAgreementPage(
-  actor: Actor,
+  access: ProjectAccess<"export.read">,
   catalogue: TaskCatalogue,
-  projectId: string,
   raw: Record<string, string>,
 ) {
+  const { actor, projectId } = access;
   const view: AgreementView = raw.view === "details" ? "details" : "summary";
   const parsed = agreementQuerySchema(catalogue).safeParse(raw);
   const query = parsed.success ? parsed.data : agreementQuerySchema(catalogue).parse({});
   const [runs, { dimensions, models }, splitFields] = await Promise.all([
     scopeRuns(prisma, projectId, null),
-    browseOptions(prisma, actor, projectId),
+    browseOptions(prisma, access),
     metadataSplitFields(prisma, projectId),
   ]);
   // The filter fields are the task's of the run the video filters read (the named run, else the latest).
@@ -58,11 +58,11 @@ export async function loadAgreementPage(
     ? null
     : `Some filters were not understood and were ignored: ${parsed.error.issues.map((i) => i.path.join(".")).join(", ")}.`;
   try {
-    report = await projectAgreement(prisma, actor, projectId, query, catalogue);
+    report = await projectAgreement(prisma, access, query, catalogue);
     const cellVideoIds = Object.values(report.confusion).flatMap(
       (view) => view?.cells.flatMap((cell) => cell.videos.map((v) => v.videoId)) ?? [],
     );
-    fileNames = await videoFileNames(prisma, actor, projectId, cellVideoIds);
+    fileNames = await videoFileNames(prisma, access, cellVideoIds);
   } catch (error) {
     if (error instanceof WithheldError) withheld = error;
     else if (!(isAppErrorCode(error, "not_found") || isAppErrorCode(error, "invalid_request"))) throw error;
@@ -84,7 +84,7 @@ export async function loadAgreementPage(
     `${filterParams}${filterParams ? "&" : ""}${extra}format=${format}`;
   const presenceParam = presenceThreshold !== undefined ? `presenceThreshold=${presenceThreshold}&` : "";
   const thresholds = `threshold=${threshold}&overallThreshold=${overallThreshold}&${presenceParam}independent=${independent}&implied=${implied}&truth=${truth}&`;
-  const project = await getProject(prisma, actor, projectId);
+  const project = await getProject(prisma, access);
   const runWithheld = filterRun ? await runExportsWithheld(prisma, actor.userId, filterRun.id) : null;
   const downloadName = (what: string, extension: string) =>
     exportFileName({

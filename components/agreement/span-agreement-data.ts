@@ -1,5 +1,5 @@
 /** What the Agreement page's "Where (spans)" section reads: the span agreement of the page's task and run, or why not. */
-import type { Actor } from "@/lib/auth/actor";
+import type { ProjectAccess } from "@/lib/authz/permissions";
 import { exportFileName } from "@/lib/agreement/export-file-name";
 import { prisma } from "@/lib/db/prisma";
 import { isAppErrorCode } from "@/lib/errors";
@@ -34,15 +34,14 @@ export function spanAgreementDownload(projectId: string, projectName: string, ta
  * or refused, the section says so in words; anything else is an error of the page.
  */
 export async function loadSpanAgreementSection(
-  actor: Actor,
+  access: ProjectAccess<"export.read">,
   catalogue: TaskCatalogue,
-  projectId: string,
   task: string,
   runId: string | undefined,
 ): Promise<SpanAgreementSectionData> {
   const query = { task, ...(runId ? { runId } : {}) };
   try {
-    const report = await projectSpanAgreement(prisma, actor, projectId, query, catalogue);
+    const report = await projectSpanAgreement(prisma, access, query, catalogue);
     return { report, problem: null };
   } catch (error) {
     if (error instanceof WithheldError) return { report: null, problem: error.message };

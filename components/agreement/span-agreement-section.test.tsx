@@ -2,8 +2,7 @@
 import { act, cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import type { SpanAgreementReport } from "@/lib/spans/agreement/load-span-agreement";
-import { spanAgreement } from "@/lib/spans/agreement/span-agreement";
-import { spanAgreementByGenerator } from "@/lib/spans/agreement/by-generator";
+import { spanAgreement, spanAgreementByGenerator } from "@/testkit/spans/span-agreement";
 import type { SpanAgreementInput, SpanAgreementRow } from "@/lib/spans/agreement/types";
 import { SpanAgreementSection } from "./span-agreement-section";
 

@@ -8,7 +8,7 @@ import { FunnelChart } from "@/components/tasks/construction/funnel-chart";
 import { agreementReport } from "@/lib/agreement/report/agreement-report";
 import { type AgreementItem, DEFAULT_AGREEMENT_OPTIONS } from "@/lib/agreement/types";
 import type { LeaderboardGenerator } from "@/lib/leaderboard/leaderboard";
-import { spanAgreement } from "@/lib/spans/agreement/span-agreement";
+import { spanAgreement } from "@/testkit/spans/span-agreement";
 import { ChartFrame } from "./chart-frame";
 import { chartFileName, serialiseChartSvg } from "./chart-svg";
 import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";

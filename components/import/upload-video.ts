@@ -1,5 +1,11 @@
 import { createSHA256 } from "hash-wasm";
 import { ApiError, apiFetch, postJson } from "@/lib/api-client";
+import type {
+  UploadChunkAnswer,
+  UploadSessionAnswer,
+  UploadStatusAnswer,
+  VideoAnswer,
+} from "@/lib/videos/videos.validation";
 
 const HASH_SLICE = 8 * 1024 * 1024;
 
@@ -19,16 +25,8 @@ export async function sha256OfFile(
   return hasher.digest("hex");
 }
 
-export interface VideoJson {
-  id: string;
-  fileName: string;
-  status: string;
-  prompt: string | null;
-  dimensions: string[];
-  model: string | null;
-  sampleIndex: number | null;
-  durationS: number | null;
-}
+/** A video as the video routes answer it. */
+export type VideoJson = VideoAnswer;
 
 const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve, reject) => {
@@ -77,7 +75,7 @@ export async function uploadVideo(options: {
 }): Promise<VideoJson> {
   const { file, signal } = options;
   signal?.throwIfAborted();
-  const session = await postJson<{ uploadId: string; receivedBytes: number; chunkBytes: number }>(
+  const session = await postJson<UploadSessionAnswer>(
     `/api/v1/projects/${encodeURIComponent(options.projectId)}/uploads`,
     {
       relativePath: options.relativePath,
@@ -96,7 +94,7 @@ export async function uploadVideo(options: {
       signal?.throwIfAborted();
       try {
         const chunk = file.slice(offset, offset + session.chunkBytes);
-        const result = await apiFetch<{ receivedBytes: number }>(`${uploadUrl}?offset=${offset}`, {
+        const result = await apiFetch<UploadChunkAnswer>(`${uploadUrl}?offset=${offset}`, {
           method: "PUT",
           body: chunk,
           headers: { "content-type": "application/octet-stream" },
@@ -111,7 +109,7 @@ export async function uploadVideo(options: {
         if (!retryable || ++failures > maxRetries) throw error;
         await sleep(Math.min(10_000, 250 * 2 ** failures) * (0.5 + Math.random() / 2), signal);
         // Ask the server what arrived, and resume from there.
-        const status = await apiFetch<{ receivedBytes: number }>(uploadUrl, { signal });
+        const status = await apiFetch<UploadStatusAnswer>(uploadUrl, { signal });
         offset = status.receivedBytes;
       }
     }

@@ -1,4 +1,4 @@
-import { sampledInstants, type CallSaw, type SawClip, type SawFrame } from "@/lib/judge/call-record";
+import { sampledInstants, type CallSaw, type SawClip, type SawFrame } from "@/lib/judge/calls/call-record";
 import { INPUT_MODE_DESCRIPTIONS } from "@/lib/judge/input-modes";
 import { formatSeconds } from "@/lib/format/numbers";
 

@@ -6,8 +6,8 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/lib/api-client";
-import type { EndpointCapabilities } from "@/lib/judge/endpoint-capabilities";
-import type { EndpointInput, EndpointUpdate } from "@/lib/judge/endpoint-input.validation";
+import type { EndpointCapabilities } from "@/lib/judge/endpoints/endpoint-capabilities";
+import type { EndpointInput, EndpointUpdate } from "@/lib/judge/endpoints/endpoint-input.validation";
 import { DEFAULT_INPUT_MODE, inputModeOf, type InputMode } from "@/lib/judge/input-modes";
 import { EMPTY_TOKEN_RULE, TokenRuleFields, tokenRuleFormOf, tokenRuleOf } from "./token-rule-fields";
 import { InputModeField } from "./endpoint-input-mode";
@@ -86,7 +86,7 @@ function originOf(url: string): string | null {
   }
 }
 
-/** The server keeps a stored key only while the endpoint stays on its origin (lib/judge/endpoints.ts updateEndpoint). */
+/** The server keeps a stored key only while the endpoint stays on its origin (lib/judge/endpoints/endpoints.ts updateEndpoint). */
 function dropsStoredKey(endpoint: EndpointRow | undefined, form: FormState): boolean {
   if (!endpoint?.hasApiKey || form.apiKey || form.removeApiKey) return false;
   const origin = originOf(form.baseUrl);

@@ -2,7 +2,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { EndpointCapabilities } from "@/lib/judge/endpoint-capabilities";
+import type { EndpointCapabilities } from "@/lib/judge/endpoints/endpoint-capabilities";
 import { EndpointForm, type EndpointRow } from "./endpoint-form";
 
 /* The endpoint form's input mode: the probe's findings per mode, a warning (not a block) on a refused mode, and the mode saved. */

@@ -1,6 +1,6 @@
 "use client";
 
-import type { EndpointCapabilities, InputModeFinding } from "@/lib/judge/endpoint-capabilities";
+import type { EndpointCapabilities, InputModeFinding } from "@/lib/judge/endpoints/endpoint-capabilities";
 import { INPUT_MODE_DESCRIPTIONS, INPUT_MODES, inputModeOf, type InputMode } from "@/lib/judge/input-modes";
 
 const field = "rounded-md border border-slate-300 px-2 py-1.5 text-sm";

@@ -5,12 +5,12 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { apiFetch, postJson } from "@/lib/api-client";
-import type { EndpointCapabilities } from "@/lib/judge/endpoint-capabilities";
+import type { EndpointCapabilities } from "@/lib/judge/endpoints/endpoint-capabilities";
 import { INPUT_MODES } from "@/lib/judge/input-modes";
 import { formatDateTime } from "@/lib/format/date-time";
 import { EndpointForm, type EndpointRow } from "./endpoint-form";
 
-/** What POST /api/v1/endpoints/:id/test answers (lib/judge/endpoint-test.ts). */
+/** What POST /api/v1/endpoints/:id/test answers (lib/judge/endpoints/endpoint-test.ts). */
 interface EndpointTestResult {
   answered: boolean;
   latencyMs: number;

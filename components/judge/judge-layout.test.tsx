@@ -2,7 +2,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { RunFormPipeline } from "@/lib/judge/run-form";
+import type { RunFormPipeline } from "@/lib/judge/runs/run-form";
 import { JudgeLayout } from "./judge-layout";
 
 /* The Judge page shows the defaults card of the pipeline chosen in the run form, and only it. */

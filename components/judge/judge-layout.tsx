@@ -1,7 +1,7 @@
 "use client";
 
 import { Fragment, useState, type ReactNode } from "react";
-import type { RunFormPipeline } from "@/lib/judge/run-form";
+import type { RunFormPipeline } from "@/lib/judge/runs/run-form";
 import { JudgePanel } from "./judge-panel";
 
 /**

@@ -4,7 +4,7 @@ import { useQuery } from "@tanstack/react-query";
 import { useState, type ReactNode } from "react";
 import type { RunSettingsPart } from "@/components/tasks/run-settings-form";
 import { apiFetch } from "@/lib/api-client";
-import type { RunFormPipeline } from "@/lib/judge/run-form";
+import type { RunFormPipeline } from "@/lib/judge/runs/run-form";
 import { runSettingsFormOf } from "@/components/tasks/judge-forms";
 import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 import { RunList, type RunRow } from "./run-list";
@@ -23,7 +23,7 @@ export function JudgePanel({
   projectId: string;
   canManage: boolean;
   dimensions: string[];
-  /** The pipelines the form offers, in order, with the project's defaults for their runs (lib/judge/run-form.ts). */
+  /** The pipelines the form offers, in order, with the project's defaults for their runs (lib/judge/runs/run-form.ts). */
   pipelines: RunFormPipeline[];
   /** The chosen pipeline, when the page shows things that follow it (its defaults card); else the panel keeps it. */
   pipelineId?: string;

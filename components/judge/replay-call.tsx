@@ -3,7 +3,7 @@
 import { useMutation } from "@tanstack/react-query";
 import { buttonClass } from "@/components/class-names";
 import { postJson } from "@/lib/api-client";
-import type { ReplayResult } from "@/lib/judge/call-replay";
+import type { ReplayResult } from "@/lib/judge/calls/call-replay";
 
 /** The longest data URL shown whole in a dry run's body; longer ones are cut with their length said. */
 const SHOWN_DATA_URL_CHARS = 80;

@@ -2,7 +2,7 @@
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen, waitFor, within } from "@testing-library/react";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { ReusableEndpoint } from "@/lib/judge/endpoint-reuse";
+import type { ReusableEndpoint } from "@/lib/judge/endpoints/endpoint-reuse";
 import { ReuseEndpointPicker } from "./reuse-endpoint-picker";
 
 /*

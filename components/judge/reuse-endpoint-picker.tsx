@@ -6,8 +6,8 @@ import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { postJson } from "@/lib/api-client";
-import type { ReusableEndpoint } from "@/lib/judge/endpoint-reuse";
-import type { CopyEndpointRequest } from "@/lib/judge/endpoint-input.validation";
+import type { ReusableEndpoint } from "@/lib/judge/endpoints/endpoint-reuse";
+import type { CopyEndpointRequest } from "@/lib/judge/endpoints/endpoint-input.validation";
 
 const field = "rounded-md border border-slate-300 px-2 py-1.5 text-sm";
 
@@ -32,7 +32,7 @@ const optionText = (endpoint: ReusableEndpoint) =>
 
 /**
  * Owners pick an endpoint of another of their projects (name, model, base URL; never a key) and the server copies
- * it here, key included, so it need not be typed again (lib/judge/endpoint-reuse.ts).
+ * it here, key included, so it need not be typed again (lib/judge/endpoints/endpoint-reuse.ts).
  */
 export function ReuseEndpointPicker({ projectId, endpoints }: { projectId: string; endpoints: ReusableEndpoint[] }) {
   const queryClient = useQueryClient();

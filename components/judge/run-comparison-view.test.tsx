@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import type { ComparedRun, RunComparison } from "@/lib/judge/run-comparison";
+import type { ComparedRun, RunComparison } from "@/lib/run-comparison/run-comparison";
 import { RunComparisonView } from "./run-comparison-view";
 
 afterEach(cleanup);

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Card } from "@/components/empty-state";
 import { formatCost, formatStatistic } from "@/lib/format/numbers";
 import type { RankingInput } from "@/lib/leaderboard/ranking-agreement";
-import type { ComparedRun, RunComparison } from "@/lib/judge/run-comparison";
+import type { ComparedRun, RunComparison } from "@/lib/run-comparison/run-comparison";
 
 const cell = "border-b border-slate-100 px-2 py-1.5 align-top";
 const head = "border-b border-slate-200 px-2 py-1.5 text-left font-medium text-slate-600";

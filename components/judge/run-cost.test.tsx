@@ -22,7 +22,19 @@ const estimate = {
   inputMode: "images",
   rule: { source: "stub", charsPerToken: 4 },
   defaultOutputTokens: 300,
-  steps: [{ stepId: "static_kg", calls: 6, outputFrom: "default" as const }],
+  steps: [
+    {
+      stepId: "static_kg",
+      calls: 6,
+      images: 54,
+      videoFrames: 0,
+      videoSeconds: 0,
+      inputTokens: 20_000,
+      outputTokens: 9_000,
+      costUsd: 0.4,
+      outputFrom: "default" as const,
+    },
+  ],
 };
 
 function status(overrides: Partial<RunCostStatus>): RunCostStatus {

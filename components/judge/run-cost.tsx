@@ -9,15 +9,12 @@ import { apiFetch, postJson } from "@/lib/api-client";
 import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { formatCost } from "@/lib/format/numbers";
 import { costLabel, type RunStatus } from "./run-progress";
-import { RunEstimateSummary, type RunEstimateData } from "./run-estimate";
+import type { RunStatusAnswer } from "@/lib/judge/runs/runs.types";
+import { RunEstimateSummary } from "./run-estimate";
 
-export interface RunCostStatus extends RunStatus {
-  budgetUsd: number | null;
-  stopReason: string | null;
-  callsInFlightAtStop: number | null;
-  ensemble: unknown;
-  estimate: RunEstimateData | null;
-}
+/** The parts of GET /runs/{runId}'s answer the cost reads. */
+export type RunCostStatus = RunStatus &
+  Pick<RunStatusAnswer, "budgetUsd" | "stopReason" | "callsInFlightAtStop" | "ensemble" | "estimate">;
 
 /** Used against estimated, as "used / estimated (ratio)"; "unknown" when the usage is not known. */
 export function againstEstimate(used: number | null, estimated: number | null, format: (n: number) => string) {

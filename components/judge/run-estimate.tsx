@@ -1,26 +1,7 @@
-// A run's cost estimate as the run form and the run page show it (lib/judge/cost-estimate.ts): calls, what they
+// A run's cost estimate as the run form and the run page show it (lib/judge/runs/cost-estimate.ts): calls, what they
 // show, tokens and price, and where the token rule and answer lengths come from.
 import { formatCost } from "@/lib/format/numbers";
-
-/** The estimate as `POST …/runs` with `dryRun` and `GET /runs/{id}` return it. */
-export interface RunEstimateData {
-  calls: number;
-  images: number;
-  videoFrames: number;
-  videoSeconds: number;
-  inputTokens: number;
-  outputTokens: number;
-  /** The least and the most the output tokens may come to (absent from estimates stored before ranges were). */
-  outputTokensRange?: [number, number];
-  costUsd: number | null;
-  costUsdRange?: [number, number] | null;
-  inputMode: string;
-  rule: { source: string; charsPerToken: number };
-  defaultOutputTokens: number;
-  steps: { stepId: string; calls: number; outputFrom: "history" | "schema" | "default" }[];
-  /** Set when the estimate read an even sample of this many of the run's videos and scaled it. */
-  sampledVideos?: number;
-}
+import type { RunEstimateAnswer } from "@/lib/judge/runs/run-estimate.types";
 
 const RULE_LABELS: Readonly<Record<string, string>> = {
   endpoint: "the endpoint's own token rule",
@@ -32,7 +13,7 @@ const RULE_LABELS: Readonly<Record<string, string>> = {
 };
 
 /** What the frames come to, in the run's mode: pictures, video frames or video seconds. */
-export function shownLabel(e: Pick<RunEstimateData, "images" | "videoFrames" | "videoSeconds">): string {
+export function shownLabel(e: Pick<RunEstimateAnswer, "images" | "videoFrames" | "videoSeconds">): string {
   const parts = [
     e.images ? `${e.images.toLocaleString()} images` : null,
     e.videoFrames ? `${e.videoFrames.toLocaleString()} video frames` : null,
@@ -42,7 +23,7 @@ export function shownLabel(e: Pick<RunEstimateData, "images" | "videoFrames" | "
 }
 
 /** Where the answer lengths come from, step by step: the endpoint's history, the answer schema, or the default. */
-function answerLengthsLabel(estimate: RunEstimateData): string {
+function answerLengthsLabel(estimate: RunEstimateAnswer): string {
   const from = (source: string) => estimate.steps.filter((s) => s.outputFrom === source).map((s) => s.stepId);
   const history = from("history");
   const schema = from("schema");
@@ -60,7 +41,7 @@ function answerLengthsLabel(estimate: RunEstimateData): string {
 const tokenRange = (range: [number, number] | undefined) =>
   range ? ` (${range[0].toLocaleString()}–${range[1].toLocaleString()})` : "";
 
-export function RunEstimateSummary({ estimate }: { estimate: RunEstimateData }) {
+export function RunEstimateSummary({ estimate }: { estimate: RunEstimateAnswer }) {
   const rule = Object.hasOwn(RULE_LABELS, estimate.rule.source)
     ? RULE_LABELS[estimate.rule.source]
     : estimate.rule.source;

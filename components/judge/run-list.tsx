@@ -1,7 +1,7 @@
 // The Judge page's list of runs, each with its badges (ensemble, simulated, batch) and its live progress.
 import Link from "next/link";
-import { compareUrlOf } from "@/lib/judge/run-compare-url";
-import { runNameOfRow } from "@/lib/runs/run-name";
+import { compareUrlOf } from "@/lib/judge/runs/run-compare-url";
+import { runNameOfRow } from "@/lib/run-records/run-name";
 import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 import { RunProgress } from "./run-progress";
 
@@ -16,7 +16,7 @@ export interface RunRow {
   endpointSnapshot?: unknown;
   endpoint: { name: string; model: string };
   _count: { videos: number };
-  /** Its name among the runs listed, telling it apart from them (lib/runs/run-option-labels). */
+  /** Its name among the runs listed, telling it apart from them (lib/judge/runs/run-option-labels). */
   label?: string | null;
   /** An ensemble run's settings (lib/ensembles); a member run names its parent. */
   ensemble?:

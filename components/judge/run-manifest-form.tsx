@@ -6,17 +6,9 @@ import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { postJson } from "@/lib/api-client";
 import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
-import { readManifestText, type ManifestSummary } from "@/lib/judge/run-manifest-text";
-import { RunEstimateSummary, type RunEstimateData } from "./run-estimate";
-
-interface ManifestDryRun {
-  dryRun: true;
-  videos: number;
-  withoutFramesCount: number;
-  beingDeletedCount: number;
-  estimate: RunEstimateData | null;
-  estimateError: string | null;
-}
+import { readManifestText, type ManifestSummary } from "@/lib/judge/runs/run-manifest-text";
+import type { RunDryRunAnswer } from "@/lib/judge/runs/runs.types";
+import { RunEstimateSummary } from "./run-estimate";
 
 /** The Judge page's "Start from a manifest" form: the manifest, its summary, its dry run and the run. */
 export function RunManifestForm({ projectId }: { projectId: string }) {
@@ -25,7 +17,7 @@ export function RunManifestForm({ projectId }: { projectId: string }) {
   const read = readManifestText(text);
   const url = `/api/v1/projects/${projectId}/runs`;
   const dryRun = useMutation({
-    mutationFn: (manifest: Record<string, unknown>) => postJson<ManifestDryRun>(url, { manifest, dryRun: true }),
+    mutationFn: (manifest: Record<string, unknown>) => postJson<RunDryRunAnswer>(url, { manifest, dryRun: true }),
   });
   const start = useMutation({
     mutationFn: (manifest: Record<string, unknown>) => postJson<{ id: string; videos: number }>(url, { manifest }),
@@ -103,7 +95,7 @@ export function RunManifestForm({ projectId }: { projectId: string }) {
 }
 
 /** What the manifest's run would take: its videos (and those it would leave out) and its cost estimate. */
-function ManifestDryRunNote({ dryRun }: { dryRun: ManifestDryRun }) {
+function ManifestDryRunNote({ dryRun }: { dryRun: RunDryRunAnswer }) {
   return (
     <div className="flex flex-col gap-1" data-testid="run-manifest-dry-run-result">
       <span>

@@ -1,5 +1,5 @@
 import type { MetricDeclaration } from "@/lib/task-modules/task-declaration";
-import { scaleHint } from "@/lib/tasks/task-display";
+import { scaleHint } from "@/lib/task-modules/task-display";
 
 /**
  * What the run table's columns mean: each metric the run's task declares (hallucination: I, S, D, overall,

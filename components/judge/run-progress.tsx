@@ -5,47 +5,23 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/lib/api-client";
 import { formatCost } from "@/lib/format/numbers";
+import type { RunStatusAnswer } from "@/lib/judge/runs/runs.types";
 
-export interface RunStatus {
-  id: string;
-  status: string;
-  simulated: boolean;
-  batchMode: boolean;
-  /** A batch run's latest batch. */
-  batch: {
-    number: number;
-    status: string;
-    completed: number;
-    failed: number;
-    total: number;
-    error: string | null;
-  } | null;
-  videos: { total: number } & Record<string, number>;
-  steps: {
-    total: number;
-    pending: number;
-    running: number;
-    done: number;
-    failed: number;
-    parse_failed: number;
-    skipped: number;
-    cancelled: number;
-  };
-  /** `lost`: sent by a worker that died before the answer was stored; `inFlight`: sent, not answered yet; both with estimated tokens and cost. */
-  calls: {
-    total: number;
-    cached: number;
-    errors: number;
-    repairs: number;
-    lost: number;
-    inFlight: number;
-    withoutUsage: number;
-  };
-  /** Null when some call was answered without `usage`; `atLeast` is what the others add up to. */
-  tokens: { prompt: number | null; completion: number | null; atLeast: { prompt: number; completion: number } };
-  costUsd: number | null;
-  costUsdAtLeast: number;
-}
+/** The parts of GET /runs/{runId}'s answer the progress reads. */
+export type RunStatus = Pick<
+  RunStatusAnswer,
+  | "id"
+  | "status"
+  | "simulated"
+  | "batchMode"
+  | "batch"
+  | "videos"
+  | "steps"
+  | "calls"
+  | "tokens"
+  | "costUsd"
+  | "costUsdAtLeast"
+>;
 
 /** The run's tokens as shown: unknown (never 0) when calls were answered without `usage`. */
 export function tokensLabel(s: Pick<RunStatus, "tokens" | "calls">): string {

@@ -7,11 +7,12 @@ import { useState, type ReactNode } from "react";
 import { chosenPromptVersions, PromptVersionPicker } from "@/components/prompts/prompt-version-picker";
 import { buttonClass } from "@/components/class-names";
 import { postJson } from "@/lib/api-client";
-import type { RunFormPipeline } from "@/lib/judge/run-form";
+import type { RunFormPipeline } from "@/lib/judge/runs/run-form";
 import type { RunSettingsPart } from "@/components/tasks/run-settings-form";
 import { ensembleOf, JudgesFields, ONE_JUDGE, panelOf, type JudgesValue } from "./judges-fields";
-import { RunEstimateSummary, type RunEstimateData } from "./run-estimate";
-import { sampledEstimate } from "@/lib/judge/sampled-estimate";
+import type { RunDryRunAnswer } from "@/lib/judge/runs/runs.types";
+import { RunEstimateSummary } from "./run-estimate";
+import { sampledEstimate } from "@/lib/judge/runs/sampled-estimate";
 import { INPUT_MODE_DESCRIPTIONS, INPUT_MODES, type InputMode } from "@/lib/judge/input-modes";
 import { RunSweepField, SWEEP_CHOICES, SweepStartedNote, takesFrameCount, type SweepStarted } from "./run-sweep-field";
 
@@ -34,13 +35,6 @@ interface RunStarted {
   withoutFramesCount: number;
   beingDeletedCount: number;
   items?: number;
-}
-
-interface RunDryRun {
-  dryRun: true;
-  videos: number;
-  estimate: RunEstimateData | null;
-  estimateError: string | null;
 }
 
 type VideoScope = "project" | "dimension" | "videos";
@@ -112,7 +106,7 @@ export function useRunStart({
   };
   const estimate = useMutation({
     mutationFn: (request: ReturnType<typeof estimateRequest>) =>
-      postJson<RunDryRun>(`/api/v1/projects/${projectId}/runs`, request),
+      postJson<RunDryRunAnswer>(`/api/v1/projects/${projectId}/runs`, request),
   });
   return {
     endpointId,

@@ -1,6 +1,6 @@
 // The run form's sweep: one run per input mode or per frame count, started together and compared side by side.
 import Link from "next/link";
-import type { RunSweep } from "@/lib/judge/run-sweep.validation";
+import type { RunSweep } from "@/lib/judge/runs/run-sweep.validation";
 
 /** The sweeps the form offers; frame counts only for a task whose settings hold its frame count (`frames`). */
 export const SWEEP_CHOICES: { id: string; label: string; sweep: RunSweep; needsFrames?: boolean }[] = [

@@ -1,7 +1,7 @@
 // @vitest-environment happy-dom
 import { cleanup, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
-import { runSetupOf } from "@/lib/judge/run-overview";
+import { runSetupOf } from "@/lib/judge/runs/run-overview";
 import { hallucinationSummarySettingsSchema } from "@/lib/tasks/hallucination/scores";
 import { RunTitleBar } from "./run-title-bar";
 

@@ -1,7 +1,7 @@
 // The run page's header: the run's name, its judge, how it judged (input mode, aggregation, verdict threshold)
 // and the links to its task's results and to every run.
 import Link from "next/link";
-import type { RunSetup } from "@/lib/judge/run-overview";
+import type { RunSetup } from "@/lib/judge/runs/run-overview";
 
 export function RunTitleBar({
   projectId,

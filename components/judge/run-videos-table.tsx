@@ -1,7 +1,7 @@
 import Link from "next/link";
-import type { runOverview } from "@/lib/judge/run-overview";
+import type { runOverview } from "@/lib/judge/runs/run-overview";
 import { formatValue, type MetricDeclaration } from "@/lib/task-modules/task-declaration";
-import { summaryMetricValues } from "@/lib/tasks/task-display";
+import { summaryMetricValues } from "@/lib/task-modules/task-display";
 
 type Overview = Awaited<ReturnType<typeof runOverview>>;
 

@@ -1,4 +1,4 @@
-// The endpoint form's token rule (lib/judge/token-rules.ts): what a picture, a video frame and a second of a clip
+// The endpoint form's token rule (lib/judge/endpoints/token-rules.ts): what a picture, a video frame and a second of a clip
 // cost in input tokens, for the cost estimate. All three blank: the documented provider's default.
 
 const field = "w-24 rounded-md border border-slate-300 px-2 py-1.5 text-sm";

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { FilePicker } from "@/components/file-picker";
-import type { LabelSetFormatDeclaration } from "@/lib/label-sets/label-set-format";
+import type { LabelSetFormatDeclaration } from "@/lib/task-modules/label-set-format";
 import { labelTargetChoices } from "@/lib/label-sets/label-target-examples";
 import { LabelSetHelp, LabelSetList, LabelSetPlanView } from "./label-set-read-outs";
 import { useLabelSetRequests } from "./use-label-set-requests";

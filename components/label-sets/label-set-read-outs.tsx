@@ -1,7 +1,8 @@
 // The label-set panel's read-outs: what the form accepts, what a dry run would create (with every cell read other
 // than as written), and the stored label sets.
 import { buttonClass } from "@/components/class-names";
-import type { LabelSetFormatDeclaration } from "@/lib/label-sets/label-set-format";
+import type { LabelSetFormatDeclaration } from "@/lib/task-modules/label-set-format";
+import type { LabelSetListAnswer } from "@/lib/label-sets/label-sets.validation";
 import { exampleLabelTargets } from "@/lib/label-sets/label-target-examples";
 import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 
@@ -26,18 +27,8 @@ export interface Plan {
   annotators?: Record<string, number>;
 }
 
-export interface LabelSetRow {
-  id: string;
-  name: string;
-  fileName: string;
-  sha256: string;
-  citation: string;
-  createdAt: string;
-  judgments: number;
-  /** A label set of spans: how many. */
-  spans?: number;
-  importedBy: { name: string | null; email: string | null };
-}
+/** A label set as GET /projects/{projectId}/label-sets lists it. */
+export type LabelSetRow = LabelSetListAnswer["labelSets"][number];
 
 /** Which files the form takes and what an import makes of them. */
 export function LabelSetHelp({ formats }: { formats: readonly LabelSetFormatDeclaration[] }) {

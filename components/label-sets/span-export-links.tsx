@@ -1,5 +1,5 @@
 import type { DeclarationCatalogue } from "@/lib/task-modules/declaration-catalogue";
-import { runName, type RunNameParts } from "@/lib/runs/run-name";
+import { runName, type RunNameParts } from "@/lib/run-records/run-name";
 import { SPAN_WRITE_FORMATS } from "@/lib/spans/span-files/span-file-formats";
 import { taskSpanLabels } from "@/lib/spans/span-labels";
 

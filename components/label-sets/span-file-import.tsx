@@ -13,30 +13,11 @@ import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { taskSpanLabels } from "@/lib/spans/span-labels";
 import { PROJECT_SPAN_TASK } from "@/lib/spans/span-types";
 import { SPAN_READ_FORMATS, type SpanReadFormatId } from "@/lib/spans/span-files/span-file-formats";
+import type { SpanImportAnswer, SpanImportPlan, SpanImportProblem } from "@/lib/spans/span-files/span-import.types";
 import type { VideoMatchKind } from "@/lib/spans/span-files/span-resolve";
 
-interface SpanProblem {
-  row: number;
-  where: string;
-  message: string;
-}
-
-interface SpanPlan {
-  name: string;
-  sha256: string;
-  rows: number;
-  spans: number;
-  matchedVideos: number;
-  labels: Record<string, number>;
-  annotators: Record<string, number>;
-  /** How many spans found their video by the file's id, by path, by file name (absent kinds: none). */
-  matchedBy?: Partial<Record<VideoMatchKind, number>>;
-  problems: SpanProblem[];
-  problemCount: number;
-}
-
 /** The problems of a dry run or of a refused import: where each row is and why it cannot be imported. */
-function SpanProblems({ problems, count }: { problems: readonly SpanProblem[]; count: number }) {
+function SpanProblems({ problems, count }: { problems: readonly SpanImportProblem[]; count: number }) {
   if (problems.length === 0) return null;
   return (
     <div className="flex flex-col gap-1">
@@ -91,7 +72,7 @@ function MatchedBy({ matchedBy }: { matchedBy: Partial<Record<VideoMatchKind, nu
   );
 }
 
-function SpanPlanView({ plan }: { plan: SpanPlan }) {
+function SpanPlanView({ plan }: { plan: SpanImportPlan }) {
   const list = (counts: Record<string, number>) =>
     Object.entries(counts)
       .map(([key, n]) => `${key} (${n})`)
@@ -121,8 +102,8 @@ function useSpanTasks() {
 /** The form's sends: a dry run or an import, with what the server answered (a plan, or the rows it refused). */
 function useSpanImport(projectId: string) {
   const queryClient = useQueryClient();
-  const [plan, setPlan] = useState<SpanPlan | null>(null);
-  const [refused, setRefused] = useState<{ problems: SpanProblem[]; count: number } | null>(null);
+  const [plan, setPlan] = useState<SpanImportPlan | null>(null);
+  const [refused, setRefused] = useState<{ problems: SpanImportProblem[]; count: number } | null>(null);
   const [message, setMessage] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
   const changed = () => (setPlan(null), setRefused(null));
@@ -132,10 +113,10 @@ function useSpanImport(projectId: string) {
     setMessage(null);
     setRefused(null);
     try {
-      const result = await apiFetch<{ dryRun: boolean; plan: SpanPlan; labelSet: { spans: number } | null }>(
-        `/api/v1/projects/${projectId}/label-sets`,
-        { method: "POST", body: form },
-      );
+      const result = await apiFetch<SpanImportAnswer>(`/api/v1/projects/${projectId}/label-sets`, {
+        method: "POST",
+        body: form,
+      });
       setPlan(result.dryRun ? result.plan : null);
       if (!dryRun) {
         setMessage(`Imported "${result.plan.name}": ${result.labelSet?.spans ?? 0} spans.`);
@@ -146,7 +127,7 @@ function useSpanImport(projectId: string) {
       setPlan(null);
       setMessage(error instanceof Error ? error.message : String(error));
       const body = error instanceof ApiError ? (error.body as { error?: { details?: unknown } } | null) : null;
-      const listed = body?.error?.details as { problems?: SpanProblem[]; problemCount?: number } | undefined;
+      const listed = body?.error?.details as { problems?: SpanImportProblem[]; problemCount?: number } | undefined;
       if (listed?.problems)
         setRefused({ problems: listed.problems, count: listed.problemCount ?? listed.problems.length });
     } finally {
@@ -154,6 +135,21 @@ function useSpanImport(projectId: string) {
     }
   }
   return { plan, refused, message, busy, changed, send };
+}
+
+/** What a span file may hold and what the import refuses. */
+function SpanImportHelp() {
+  return (
+    <p className="max-w-3xl text-slate-600">
+      Import labelled stretches of the videos as a read-only label set: a CSV or JSONL with <code>video</code> (path,
+      file name or id), <code>label</code>, <code>start</code>/<code>end</code> in seconds or <code>start_frame</code>/
+      <code>end_frame</code>, and optional <code>boxes</code>, <code>task</code>, <code>annotator</code> and{" "}
+      <code>note</code>; or Label Studio&apos;s JSON export of video annotations (timeline labels and video rectangles).
+      Rows without a task take the task chosen here. A label set holds people&apos;s spans: rows of a judge run or of
+      the gold (<code>author_kind</code> judge or gold, or an annotator named <code>run:…</code> or <code>gold</code>)
+      are refused. <b>Dry run</b> lists every row that cannot be imported; a file imports only when none remain.
+    </p>
+  );
 }
 
 export function SpanFileImport({ projectId }: { projectId: string }) {
@@ -182,16 +178,7 @@ export function SpanFileImport({ projectId }: { projectId: string }) {
       data-testid="span-import"
     >
       <h2 className="text-base font-semibold text-slate-800">Spans (CSV, JSONL, Label Studio)</h2>
-      <p className="max-w-3xl text-slate-600">
-        Import labelled stretches of the videos as a read-only label set: a CSV or JSONL with <code>video</code> (path,
-        file name or id), <code>label</code>, <code>start</code>/<code>end</code> in seconds or <code>start_frame</code>
-        /<code>end_frame</code>, and optional <code>boxes</code>, <code>task</code>, <code>annotator</code> and{" "}
-        <code>note</code>; or Label Studio&apos;s JSON export of video annotations (timeline labels and video
-        rectangles). Rows without a task take the task chosen here. A label set holds people&apos;s spans: rows of a
-        judge run or of the gold (<code>author_kind</code> judge or gold, or an annotator named <code>run:…</code> or{" "}
-        <code>gold</code>) are refused. <b>Dry run</b> lists every row that cannot be imported; a file imports only when
-        none remain.
-      </p>
+      <SpanImportHelp />
       <div className="flex flex-wrap items-end gap-3">
         <label className="flex flex-col gap-1">
           Format

@@ -4,7 +4,8 @@ import { refetchAfterWrite } from "@/lib/api-client/refetch-after-write";
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { apiFetch } from "@/lib/api-client";
-import type { LabelSetRow, Plan } from "./label-set-read-outs";
+import type { LabelSetDeletedAnswer, LabelSetListAnswer } from "@/lib/label-sets/label-sets.validation";
+import type { Plan } from "./label-set-read-outs";
 
 export function useLabelSetRequests(projectId: string) {
   const queryClient = useQueryClient();
@@ -14,8 +15,7 @@ export function useLabelSetRequests(projectId: string) {
   const [busy, setBusy] = useState(false);
   const labelSets = useQuery({
     queryKey: ["label-sets", projectId],
-    queryFn: () =>
-      apiFetch<{ labelSets: LabelSetRow[] }>(`/api/v1/projects/${projectId}/label-sets`).then((b) => b.labelSets),
+    queryFn: () => apiFetch<LabelSetListAnswer>(`/api/v1/projects/${projectId}/label-sets`).then((b) => b.labelSets),
   });
 
   /** Sends the form (its `dryRun` field says which); `onImported` runs once a real import stored the set. */
@@ -47,7 +47,7 @@ export function useLabelSetRequests(projectId: string) {
   async function remove(id: string) {
     setBusy(true);
     try {
-      const result = await apiFetch<{ deletedJudgments: number }>(`/api/v1/projects/${projectId}/label-sets/${id}`, {
+      const result = await apiFetch<LabelSetDeletedAnswer>(`/api/v1/projects/${projectId}/label-sets/${id}`, {
         method: "DELETE",
       });
       setMessage(`Deleted the label set and its ${result.deletedJudgments} labels.`);

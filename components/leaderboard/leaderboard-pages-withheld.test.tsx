@@ -13,9 +13,17 @@ import { makeUser } from "@/testkit/testing/fixtures";
 import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 
 const page = vi.hoisted(() => ({ actor: null as Actor | null }));
-vi.mock("@/app/_server/actor", () => ({
-  requirePageProjectAccess: async () => ({ actor: page.actor, role: "owner" }),
-}));
+vi.mock("@/app/_server/actor", async () => {
+  const { projectAccess } = await import("@/lib/authz/permissions");
+  const { prisma: db } = await import("@/lib/db/prisma");
+  return {
+    // As the real one: the actor's checked access to the page's project.
+    requirePageProjectAccess: async (projectId: string) => {
+      const access = await projectAccess(db, page.actor!, projectId, "project.view");
+      return { actor: page.actor, role: access.role, access };
+    },
+  };
+});
 const { default: RunLeaderboardPage } = await import("@/app/(app)/projects/[projectId]/runs/[runId]/leaderboard/page");
 
 let owner: Actor;

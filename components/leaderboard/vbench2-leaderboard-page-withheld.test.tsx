@@ -7,14 +7,15 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { createRun } from "@/lib/judge/runs";
+import { createRunSchema } from "@/lib/judge/runs/run-input.validation";
+import { createRun } from "@/lib/judge/runs/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 
 import { stubEndpoint, vbench2Project } from "@/testkit/tasks/vbench2/vbench2-fixtures";
 import { makeUser } from "@/testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
 import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
+import { projectAccess } from "../../lib/authz/permissions";
 
 const page = vi.hoisted(() => ({ actor: null as Actor | null }));
 vi.mock("@/app/_server/actor", () => ({
@@ -48,8 +49,7 @@ beforeAll(async () => {
   runId = (
     await createRun(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({ pipeline: "vbench2", endpointId: vlm }),
     )
   ).id;

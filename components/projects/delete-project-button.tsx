@@ -5,7 +5,7 @@ import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { apiFetch } from "@/lib/api-client";
 import type { ProjectDeletionCounts } from "@/lib/projects/project-deletion";
-import { itemNounPhrase } from "@/lib/tasks/task-display";
+import { itemNounPhrase } from "@/lib/task-modules/task-display";
 import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 
 type Answer = { dryRun: boolean; name: string; counts: ProjectDeletionCounts };

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Card } from "@/components/empty-state";
-import type { SpanCounts } from "@/lib/spans/span-counts";
+import type { SpanCounts } from "@/lib/videos/span-counts";
 
 const counted = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 

@@ -3,7 +3,7 @@
 import { useState } from "react";
 import { buttonClass } from "@/components/class-names";
 import { ApiError, apiFetch } from "@/lib/api-client";
-import type { SpanLabel } from "@/lib/spans/span-labels";
+import type { SpanLabel, SpanLabelsAnswer } from "@/lib/spans/span-labels";
 
 const input = "w-full rounded-md border border-slate-300 px-2 py-1 text-sm";
 
@@ -29,7 +29,7 @@ export function SpanLabelsCard({ projectId, initial }: { projectId: string; init
     event.preventDefault();
     setState({ kind: "saving" });
     try {
-      const saved = await apiFetch<{ labels: SpanLabel[] }>(`/api/v1/projects/${projectId}/span-labels`, {
+      const saved = await apiFetch<SpanLabelsAnswer>(`/api/v1/projects/${projectId}/span-labels`, {
         method: "PUT",
         headers: { "content-type": "application/json" },
         body: JSON.stringify({ labels: rows.map(({ id, label, definition }) => ({ id, label, definition })) }),

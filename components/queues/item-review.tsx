@@ -35,9 +35,9 @@ import { useItemClaimAhead } from "@/components/queues/use-claim-ahead";
 import { useItemKeys } from "@/components/queues/use-item-keys";
 import { useItemSubmit } from "@/components/queues/use-item-submit";
 import { LOCALIZE_SHORTCUTS, useLocalizeStep } from "@/components/queues/localize-step";
-import { scopeFocus } from "@/lib/judge/frame-scopes";
+import { scopeFocus } from "@/lib/judge/media/frame-scopes";
 import type { TaskDeclaration } from "@/lib/task-modules/task-declaration";
-import { summaryMetricValues } from "@/lib/tasks/task-display";
+import { summaryMetricValues } from "@/lib/task-modules/task-display";
 
 /** The item's review state (focus, drafts, message), opened on the unsent drafts restored and the finished note. */
 function useItemReviewState(

@@ -95,17 +95,7 @@ export function NewQueueForm({
       }}
     >
       <NameField value={name} onChange={setName} />
-      <div className="flex flex-col gap-1">
-        <span className="font-medium">Videos</span>
-        <p className="text-slate-600" data-testid="queue-filter">
-          {filterEntries.length ? filterEntries.map(([k, v]) => `${k}=${v}`).join(" · ") : "every video of the run"}
-          {sort !== "path" || dir !== "asc" ? ` · in the list's order (${sort} ${dir})` : ""}{" "}
-          <a href={`/projects/${projectId}/videos?${previewParams.toString()}`} className="text-indigo-700 underline">
-            change the filter in the video list
-          </a>
-        </p>
-        <MatchCount preview={preview} />
-      </div>
+      <VideosField projectId={projectId} sort={sort} dir={dir} {...{ filterEntries, previewParams, preview }} />
       <RunField runs={runs} value={runId} onChange={setRunId} />
       {itemScope && task ? (
         <QueueTypeOptions
@@ -127,17 +117,56 @@ export function NewQueueForm({
       <BlindField value={blind} onChange={setBlind} />
       {canLocalize && <LocalizeField value={localize} onChange={setLocalize} presence={presenceFirst} />}
       <GuidelinesField value={guidelines} onChange={setGuidelines} />
-      <div className="flex items-center gap-3">
-        <button type="submit" disabled={create.isPending || preview.data?.count === 0} className={buttonClass()}>
-          {create.isPending ? "Creating…" : "Create queue"}
-        </button>
-        {create.error && (
-          <p role="alert" className="text-red-700" data-testid="form-error">
-            {create.error.message}
-          </p>
-        )}
-      </div>
+      <CreateButton pending={create.isPending} error={create.error} nothingMatches={preview.data?.count === 0} />
     </form>
+  );
+}
+
+/** The videos the queue will hold: the video list's filter and order, a link back to change them, and the count. */
+function VideosField({
+  projectId,
+  sort,
+  dir,
+  filterEntries,
+  previewParams,
+  preview,
+}: { projectId: string; sort: string; dir: string } & ReturnType<typeof useQueuePreview>) {
+  return (
+    <div className="flex flex-col gap-1">
+      <span className="font-medium">Videos</span>
+      <p className="text-slate-600" data-testid="queue-filter">
+        {filterEntries.length ? filterEntries.map(([k, v]) => `${k}=${v}`).join(" · ") : "every video of the run"}
+        {sort !== "path" || dir !== "asc" ? ` · in the list's order (${sort} ${dir})` : ""}{" "}
+        <a href={`/projects/${projectId}/videos?${previewParams.toString()}`} className="text-indigo-700 underline">
+          change the filter in the video list
+        </a>
+      </p>
+      <MatchCount preview={preview} />
+    </div>
+  );
+}
+
+/** The submit button (off while creating or when no video matches) and the creation's error. */
+function CreateButton({
+  pending,
+  error,
+  nothingMatches,
+}: {
+  pending: boolean;
+  error: Error | null;
+  nothingMatches: boolean;
+}) {
+  return (
+    <div className="flex items-center gap-3">
+      <button type="submit" disabled={pending || nothingMatches} className={buttonClass()}>
+        {pending ? "Creating…" : "Create queue"}
+      </button>
+      {error && (
+        <p role="alert" className="text-red-700" data-testid="form-error">
+          {error.message}
+        </p>
+      )}
+    </div>
   );
 }
 

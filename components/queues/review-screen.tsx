@@ -13,12 +13,10 @@ import { useClaimAhead } from "@/components/queues/use-claim-ahead";
 import { useKeyQueue } from "@/components/queues/use-key-queue";
 import { useSubmissionQueue, type SubmitFailure } from "@/components/queues/use-submission-queue";
 import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
+import type { QueueAnswer } from "@/lib/queues/get-queue.types";
 
 /** What the queue overview API says of the queue's progress, read again after each submission made in the background. */
-interface QueueProgressView {
-  progress: { items: number; complete: number };
-  mine: { done: number };
-}
+type QueueProgressView = Pick<QueueAnswer, "progress" | "mine">;
 
 /**
  * The keyboard-first review screen for one of the reviewer's queue items; `pipeline` is the queue's run's, whose task names every code.

@@ -6,7 +6,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import type { RefObject } from "react";
 import { apiFetch } from "@/lib/api-client";
 import type { SubmitItemInput } from "@/lib/queues/submit-item.validation";
-import type { SubjectSummary } from "@/lib/tasks/task-display";
+import type { SubjectSummary } from "@/lib/task-modules/task-display";
 import type { PresenceView } from "@/components/queues/presence-step";
 import type { SpanLabel } from "@/lib/spans/span-labels";
 import type { TargetQuestionView } from "@/components/queues/target-question";

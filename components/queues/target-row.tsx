@@ -18,7 +18,7 @@ import {
   type TargetDeclaration,
   type TaskDeclaration,
 } from "@/lib/task-modules/task-declaration";
-import { scopeLabel } from "@/lib/tasks/task-display";
+import { scopeLabel } from "@/lib/task-modules/task-display";
 
 /**
  * A score's category target (an indexed category, `material:q2`, is its declared target's), or the per-video metric a

@@ -8,7 +8,7 @@
  * goes to the playhead (no React state per frame) and is shown as `frame-index`.
  */
 import { useEffect, useRef, type ReactNode, type RefObject } from "react";
-import { type FrameTimes, frameAtTime, frameEndS, frameSeekS, frameStartS } from "@/lib/spans/frame-times";
+import { type FrameTimes, frameAtTime, frameEndS, frameSeekS, frameStartS } from "@/lib/frames/frame-times";
 import type { Playhead } from "./playhead";
 
 /** A stretch the player repeats (`l`), in frames inclusive. */

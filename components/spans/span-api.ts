@@ -4,17 +4,10 @@
  * span as it is now, so the screen can show it and keep the user's edit to retry.
  */
 import { ApiError, apiFetch, postJson } from "@/lib/api-client";
-import type { FrameTimes } from "@/lib/spans/frame-times";
+import type { FrameTimes } from "@/lib/frames/frame-times";
 import type { BoxKeyframe, SpanRecord } from "@/lib/spans/span-types";
+import type { FrameTimesPendingAnswer, SpanListAnswer } from "@/lib/spans/span-validation";
 import type { ViewerFrame } from "@/components/videos/viewer-frame";
-
-export interface SpanList {
-  spans: SpanRecord[];
-  /** The caller reviews the video blind: only their own spans came back. */
-  blind: boolean;
-  /** Asked beside a run: the frame set that run judged the video with (null: it did not judge it). */
-  frameSetId?: string | null;
-}
 
 /** The video's frame sets as the detail route gives them (the timeline draws their key frames and clusters). */
 export interface VideoFrameSets {
@@ -26,8 +19,8 @@ export interface VideoFrameSets {
 const enc = encodeURIComponent;
 
 /** The video's spans of the task; with `runId`, the judge spans of that run only and the frame set it judged. */
-export function fetchSpans(videoId: string, task: string, runId?: string | null): Promise<SpanList> {
-  return apiFetch<SpanList>(
+export function fetchSpans(videoId: string, task: string, runId?: string | null): Promise<SpanListAnswer> {
+  return apiFetch<SpanListAnswer>(
     `/api/v1/videos/${enc(videoId)}/spans?task=${enc(task)}${runId ? `&runId=${enc(runId)}` : ""}`,
   );
 }
@@ -36,9 +29,7 @@ export function fetchSpans(videoId: string, task: string, runId?: string | null)
 export class FrameTimesPending extends Error {}
 
 export async function fetchFrameTimes(videoId: string): Promise<FrameTimes> {
-  const answer = await apiFetch<FrameTimes | { pending: true; message: string }>(
-    `/api/v1/videos/${enc(videoId)}/frame-times`,
-  );
+  const answer = await apiFetch<FrameTimes | FrameTimesPendingAnswer>(`/api/v1/videos/${enc(videoId)}/frame-times`);
   if ("pending" in answer) throw new FrameTimesPending(answer.message);
   return answer;
 }

@@ -16,7 +16,7 @@
  * `player`, `frame-index` (the presented frame; `data-frame`), `frame-time`, `box-overlay` (`data-active`), `box`.
  */
 import { useEffect, useRef, useState, type Dispatch, type SetStateAction } from "react";
-import { type FrameTimes, frameStartS } from "@/lib/spans/frame-times";
+import { type FrameTimes, frameStartS } from "@/lib/frames/frame-times";
 import type { Playhead } from "./playhead";
 import { SpanTrack, type TimelineSpan, type TrackGeometry } from "./span-track";
 import {
@@ -170,22 +170,7 @@ export function SpanTimeline({
       data-testid="span-timeline"
       data-frame-count={frameCount}
     >
-      <div className="flex items-center gap-1 border-b border-slate-200 px-2 py-1">
-        <span className="text-slate-500">
-          frames {Math.floor(view.first)}–{Math.min(frameCount - 1, Math.ceil(view.first + view.visible) - 1)} of{" "}
-          {frameCount}
-        </span>
-        <div className="ml-auto flex gap-1">
-          <ZoomButton label="−" title="Zoom out (-)" testId="zoom-out" onClick={() => zoom(1 / ZOOM_STEP)} />
-          <ZoomButton label="+" title="Zoom in (+)" testId="zoom-in" onClick={() => zoom(ZOOM_STEP)} />
-          <ZoomButton
-            label="Fit"
-            title="The whole video"
-            testId="zoom-fit"
-            onClick={() => setView(fullView(frameCount))}
-          />
-        </div>
-      </div>
+      <ZoomBar view={view} frameCount={frameCount} zoom={zoom} fit={() => setView(fullView(frameCount))} />
       <div ref={area} className="relative flex flex-col">
         <div className="flex h-6 items-stretch border-b border-slate-200">
           <div className="w-28 shrink-0 pr-2 text-right leading-6 text-slate-600">frame · s</div>
@@ -226,6 +211,33 @@ export function SpanTimeline({
         </div>
       </div>
     </section>
+  );
+}
+
+/** The frames in view and the zoom buttons above the timeline. */
+function ZoomBar({
+  view,
+  frameCount,
+  zoom,
+  fit,
+}: {
+  view: TimelineView;
+  frameCount: number;
+  zoom: (factor: number) => void;
+  fit: () => void;
+}) {
+  return (
+    <div className="flex items-center gap-1 border-b border-slate-200 px-2 py-1">
+      <span className="text-slate-500">
+        frames {Math.floor(view.first)}–{Math.min(frameCount - 1, Math.ceil(view.first + view.visible) - 1)} of{" "}
+        {frameCount}
+      </span>
+      <div className="ml-auto flex gap-1">
+        <ZoomButton label="−" title="Zoom out (-)" testId="zoom-out" onClick={() => zoom(1 / ZOOM_STEP)} />
+        <ZoomButton label="+" title="Zoom in (+)" testId="zoom-in" onClick={() => zoom(ZOOM_STEP)} />
+        <ZoomButton label="Fit" title="The whole video" testId="zoom-fit" onClick={fit} />
+      </div>
+    </div>
   );
 }
 

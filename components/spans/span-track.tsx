@@ -5,7 +5,7 @@
  * editable: a click selects, dragging the body moves it and dragging an edge moves that edge, both by whole frames;
  * a drag on empty track marks a new span of the track's label. Others' spans are dimmed and only selectable.
  */
-import { useRef, useState, type PointerEvent as ReactPointerEvent } from "react";
+import { useRef, useState, type PointerEvent as ReactPointerEvent, type RefObject } from "react";
 import type { BoxKeyframe } from "@/lib/spans/span-types";
 import {
   frameToX,
@@ -74,36 +74,28 @@ const TONES: Record<TimelineSpan["kind"], string> = {
   judge: "bg-rose-500/60 border-rose-700 text-white",
 };
 
-export function SpanTrack({
-  id,
-  title,
-  tooltip,
-  spans,
-  geometry,
-  selected,
-  editableLabel,
-  onSelect,
-  onChange,
-  onCreate,
-}: {
-  id: string;
-  title: string;
-  tooltip?: string;
-  spans: readonly TimelineSpan[];
-  geometry: TrackGeometry;
-  selected: string | null;
-  /** The label a drag on empty track marks (null: this track takes no new spans). */
-  editableLabel: string | null;
-  onSelect: (key: string | null) => void;
-  onChange: (key: string, frames: { startFrame: number; endFrame: number }) => void;
-  onCreate: (label: string, frames: { startFrame: number; endFrame: number }) => void;
-}) {
-  const lane = useRef<HTMLDivElement>(null);
+/**
+ * A track's pointer gestures: a drag on empty track marks a new span, a drag of an own span's body or edge moves it,
+ * a click selects (or, on empty track, clears the selection); `preview` is the frames under the drag meanwhile.
+ */
+function useTrackDrag(
+  lane: RefObject<HTMLDivElement | null>,
+  geometry: TrackGeometry,
+  {
+    editableLabel,
+    onSelect,
+    onChange,
+    onCreate,
+  }: {
+    editableLabel: string | null;
+    onSelect: (key: string | null) => void;
+    onChange: (key: string, frames: { startFrame: number; endFrame: number }) => void;
+    onCreate: (label: string, frames: { startFrame: number; endFrame: number }) => void;
+  },
+) {
   const drag = useRef<DragState | null>(null);
   const [preview, setPreview] = useState<{ key: string | null; startFrame: number; endFrame: number } | null>(null);
   const { view, width, frameCount } = geometry;
-  const range = visibleRange(view, frameCount);
-  const shown = visibleSpans(spans, range);
 
   const frameAt = (clientX: number) =>
     xToFrame(view, width, clientX - (lane.current?.getBoundingClientRect().left ?? 0), frameCount);
@@ -140,6 +132,68 @@ export function SpanTrack({
     else if (d.key) onSelect(d.key);
   };
 
+  const cancel = () => {
+    drag.current = null;
+    setPreview(null);
+  };
+  return { preview, frameAt, begin, onMove, onUp, cancel };
+}
+
+/** The dashed outline of the span a drag on empty track is marking. */
+function NewSpanPreview({
+  frames,
+  geometry: { view, width },
+}: {
+  frames: { startFrame: number; endFrame: number };
+  geometry: TrackGeometry;
+}) {
+  return (
+    <div
+      className="absolute inset-y-1 rounded border border-dashed border-indigo-600 bg-indigo-300/40"
+      style={{
+        left: frameToX(view, width, frames.startFrame),
+        width: Math.max(2, frameToX(view, width, frames.endFrame + 1) - frameToX(view, width, frames.startFrame)),
+      }}
+      data-testid="span-new"
+    />
+  );
+}
+
+export function SpanTrack({
+  id,
+  title,
+  tooltip,
+  spans,
+  geometry,
+  selected,
+  editableLabel,
+  onSelect,
+  onChange,
+  onCreate,
+}: {
+  id: string;
+  title: string;
+  tooltip?: string;
+  spans: readonly TimelineSpan[];
+  geometry: TrackGeometry;
+  selected: string | null;
+  /** The label a drag on empty track marks (null: this track takes no new spans). */
+  editableLabel: string | null;
+  onSelect: (key: string | null) => void;
+  onChange: (key: string, frames: { startFrame: number; endFrame: number }) => void;
+  onCreate: (label: string, frames: { startFrame: number; endFrame: number }) => void;
+}) {
+  const lane = useRef<HTMLDivElement>(null);
+  const { view, frameCount } = geometry;
+  const range = visibleRange(view, frameCount);
+  const shown = visibleSpans(spans, range);
+  const { preview, frameAt, begin, onMove, onUp, cancel } = useTrackDrag(lane, geometry, {
+    editableLabel,
+    onSelect,
+    onChange,
+    onCreate,
+  });
+
   return (
     <div className="flex h-7 items-stretch border-b border-slate-100" data-testid={`span-track-${id}`}>
       <div
@@ -159,10 +213,7 @@ export function SpanTrack({
         }}
         onPointerMove={onMove}
         onPointerUp={onUp}
-        onPointerCancel={() => {
-          drag.current = null;
-          setPreview(null);
-        }}
+        onPointerCancel={cancel}
       >
         {shown.map((span) => {
           const frames = preview && preview.key === span.key ? preview : span;
@@ -179,19 +230,7 @@ export function SpanTrack({
             />
           );
         })}
-        {preview && preview.key === null && (
-          <div
-            className="absolute inset-y-1 rounded border border-dashed border-indigo-600 bg-indigo-300/40"
-            style={{
-              left: frameToX(view, width, preview.startFrame),
-              width: Math.max(
-                2,
-                frameToX(view, width, preview.endFrame + 1) - frameToX(view, width, preview.startFrame),
-              ),
-            }}
-            data-testid="span-new"
-          />
-        )}
+        {preview && preview.key === null && <NewSpanPreview frames={preview} geometry={geometry} />}
       </div>
     </div>
   );

@@ -36,8 +36,8 @@ import {
 } from "react";
 import { KeyListOverlay } from "@/components/key-list-overlay";
 import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
-import { keyFramesAndClusters } from "@/lib/judge/frame-scopes";
-import { type FrameTimes, frameAtTime } from "@/lib/spans/frame-times";
+import { keyFramesAndClusters } from "@/lib/judge/media/frame-scopes";
+import { type FrameTimes, frameAtTime } from "@/lib/frames/frame-times";
 import { type SpanLabel, taskSpanLabels } from "@/lib/spans/span-labels";
 import type { SpanAuthorKind, SpanRecord } from "@/lib/spans/span-types";
 import { BoxOverlay } from "./box-overlay";
@@ -358,15 +358,32 @@ function useEditorData(videoId: string, task: string, runId: string | null | und
   return { times, spans, video };
 }
 
+/** The labels the workbench shows: the ones given, else the task's declared span labels. */
+function useSpanLabels(given: SpanLabel[] | undefined, task: string): SpanLabel[] {
+  const catalogue = useTaskCatalogue();
+  return useMemo(() => {
+    if (given) return given;
+    const declared = catalogue.findTask(task);
+    return declared ? taskSpanLabels(declared) : [];
+  }, [given, catalogue, task]);
+}
+
+/** The timeline's key-frame and cluster ticks, from the frame set the judge used (else the video's latest). */
+function useFrameTicks(
+  video: Awaited<ReturnType<typeof fetchVideoFrameSets>> | undefined,
+  times: FrameTimes | undefined,
+  judgedFrameSetId: string | null,
+): FrameTicks {
+  return useMemo(() => {
+    const frames = ticksFrameSet(video?.frameSets ?? [], judgedFrameSetId)?.frames ?? [];
+    return times ? frameTicksOf(frames, times) : { keyFrames: [], clusters: [] };
+  }, [video, times, judgedFrameSetId]);
+}
+
 export function SpanWorkbench(props: SpanWorkbenchProps) {
   const { videoId, task, currentUserId, readOnly = false, keyScope = "focus" } = props;
   const itemId = props.itemId ?? "";
-  const catalogue = useTaskCatalogue();
-  const labels = useMemo(() => {
-    if (props.labels) return props.labels;
-    const declared = catalogue.findTask(task);
-    return declared ? taskSpanLabels(declared) : [];
-  }, [props.labels, catalogue, task]);
+  const labels = useSpanLabels(props.labels, task);
   const markable = useMarkableLabels(labels, props.markLabels);
   const { times, spans, video } = useEditorData(videoId, task, props.runId, props.runPending ?? false);
   const [state, dispatch] = useReducer(timelineReducer, initialTimelineState);
@@ -404,14 +421,9 @@ export function SpanWorkbench(props: SpanWorkbenchProps) {
   });
   useLoop(state.loop, videoRef, times.data ?? null, playhead, loopRange);
 
-  const judgedFrameSetId = spans.data?.frameSetId ?? null;
-  const ticks = useMemo(() => {
-    const frames = ticksFrameSet(video.data?.frameSets ?? [], judgedFrameSetId)?.frames ?? [];
-    return times.data ? frameTicksOf(frames, times.data) : { keyFrames: [], clusters: [] };
-  }, [video.data, times.data, judgedFrameSetId]);
+  const ticks = useFrameTicks(video.data, times.data, spans.data?.frameSetId ?? null);
   const selectedOwn = state.own.find((s) => s.key === state.selected && !s.withdrawing) ?? null;
   const selectedOther = state.selected ? others.get(state.selected) : undefined;
-  const boxSpan = selectedOwn?.draft ?? selectedOther ?? null;
 
   return (
     <div
@@ -421,21 +433,16 @@ export function SpanWorkbench(props: SpanWorkbenchProps) {
       data-testid="span-workbench"
       data-key-scope={keyScope}
     >
-      <FramePlayer
-        videoUrl={`/api/v1/videos/${encodeURIComponent(videoId)}/file`}
+      <SpanPlayer
+        videoId={videoId}
         times={times.data ?? null}
         playhead={playhead}
         videoRef={videoRef}
         loop={loopRange}
-      >
-        <BoxOverlay
-          videoRef={videoRef}
-          playhead={playhead}
-          span={boxSpan}
-          editable={!!selectedOwn && !readOnly}
-          onBoxes={(boxes) => selectedOwn && dispatch({ type: "edit", key: selectedOwn.key, change: { boxes } })}
-        />
-      </FramePlayer>
+        boxSpan={selectedOwn?.draft ?? selectedOther ?? null}
+        editableKey={selectedOwn && !readOnly ? selectedOwn.key : null}
+        dispatch={dispatch}
+      />
       <WorkbenchBar
         state={state}
         labels={markable}
@@ -472,6 +479,46 @@ export function SpanWorkbench(props: SpanWorkbenchProps) {
         testId="timeline-keys-help"
       />
     </div>
+  );
+}
+
+/** The video with the selected span's boxes over it, editable when the span is the reviewer's own. */
+function SpanPlayer({
+  videoId,
+  times,
+  playhead,
+  videoRef,
+  loop,
+  boxSpan,
+  editableKey,
+  dispatch,
+}: {
+  videoId: string;
+  times: FrameTimes | null;
+  playhead: Playhead;
+  videoRef: RefObject<HTMLVideoElement | null>;
+  loop: RefObject<LoopRange | null>;
+  boxSpan: Parameters<typeof BoxOverlay>[0]["span"];
+  /** The own span whose boxes may be drawn (null: none, or read-only). */
+  editableKey: string | null;
+  dispatch: (action: TimelineAction) => void;
+}) {
+  return (
+    <FramePlayer
+      videoUrl={`/api/v1/videos/${encodeURIComponent(videoId)}/file`}
+      times={times}
+      playhead={playhead}
+      videoRef={videoRef}
+      loop={loop}
+    >
+      <BoxOverlay
+        videoRef={videoRef}
+        playhead={playhead}
+        span={boxSpan}
+        editable={editableKey !== null}
+        onBoxes={(boxes) => editableKey !== null && dispatch({ type: "edit", key: editableKey, change: { boxes } })}
+      />
+    </FramePlayer>
   );
 }
 

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
   clampView,
-  followFrame,
   frameToX,
   fullView,
   inOutFrames,
@@ -69,13 +68,6 @@ describe("zoom and view", () => {
     expect(clampView({ first: -40, visible: 100 }, 36000)).toEqual({ first: 0, visible: 100 });
     // A video shorter than the closest zoom shows all of itself.
     expect(clampView({ first: 0, visible: 2 }, 4)).toEqual({ first: 0, visible: 4 });
-  });
-
-  it("follows a frame by moving the view the least", () => {
-    const view = { first: 100, visible: 50 };
-    expect(followFrame(view, 120, 36000)).toBe(view);
-    expect(followFrame(view, 150, 36000)).toEqual({ first: 101, visible: 50 });
-    expect(followFrame(view, 90, 36000)).toEqual({ first: 90, visible: 50 });
   });
 
   it("names the whole frames in view, and draws only the spans that touch them", () => {

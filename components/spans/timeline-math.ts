@@ -56,13 +56,6 @@ export function zoomAbout(view: TimelineView, factor: number, anchor: number, fr
   return clampView({ first: anchor - at * clampedVisible, visible: clampedVisible }, frameCount);
 }
 
-/** The view moved the least to show `frame` (the playhead following playback or a frame step). */
-export function followFrame(view: TimelineView, frame: number, frameCount: number): TimelineView {
-  if (frame >= view.first && frame + 1 <= view.first + view.visible) return view;
-  const first = frame < view.first ? frame : frame + 1 - view.visible;
-  return clampView({ first, visible: view.visible }, frameCount);
-}
-
 /** The whole frames the view touches, inclusive. */
 export function visibleRange(view: TimelineView, frameCount: number): { from: number; to: number } {
   const from = Math.max(0, Math.floor(view.first));

@@ -21,7 +21,7 @@ export interface RunSettingsFormProps {
   projectId: string;
   /** The chosen pipeline (one the view is registered for). */
   pipeline: string;
-  /** The project's defaults for new runs, by pipeline id (see lib/judge/run-form.ts). */
+  /** The project's defaults for new runs, by pipeline id (see lib/judge/runs/run-form.ts). */
   defaults: Readonly<Record<string, unknown>>;
   /** The controls' state, kept by the form per task folder so it survives switching pipelines; undefined at first. */
   state: unknown;

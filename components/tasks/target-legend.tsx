@@ -2,7 +2,7 @@
 
 import { useId } from "react";
 import type { TaskDeclaration } from "@/lib/task-modules/task-declaration";
-import { meaningOf, metricsLine, targetSections, type CodeMeaning } from "@/lib/tasks/task-display";
+import { meaningOf, metricsLine, targetSections, type CodeMeaning } from "@/lib/task-modules/task-display";
 
 /**
  * A code with its name ("s7 · Motion and blur inconsistency"), and its definition one hover or one

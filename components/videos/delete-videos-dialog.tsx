@@ -6,7 +6,7 @@ import { buttonClass } from "@/components/class-names";
 import { apiFetch, postJson } from "@/lib/api-client";
 import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 import type { DeclarationCatalogue } from "@/lib/task-modules/declaration-catalogue";
-import { itemNounPhrase } from "@/lib/tasks/task-display";
+import { itemNounPhrase } from "@/lib/task-modules/task-display";
 import type { VideoDeletionCounts, VideoDeletionResult } from "@/lib/videos/delete-videos";
 import type { VideoDeletionState } from "@/lib/videos/video-deletion-job";
 

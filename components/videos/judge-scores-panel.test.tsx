@@ -3,7 +3,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { cleanup, fireEvent, render, screen } from "@testing-library/react";
 import { afterEach, describe, expect, it } from "vitest";
 import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";
-import { heatCell } from "@/lib/tasks/task-display";
+import { heatCell } from "@/lib/task-modules/task-display";
 import { JudgeScoresPanel, type ScoresResponse } from "./judge-scores-panel";
 import type { Judgment } from "./judgment-item";
 

@@ -11,7 +11,7 @@ import {
   targetSections,
   type HeatMapView,
   type SubjectSummary,
-} from "@/lib/tasks/task-display";
+} from "@/lib/task-modules/task-display";
 import { JudgmentForm, JudgmentHistory, LabelledValues, type Judgment } from "./judgment-item";
 
 /** The heat map's tints: red for a score (stronger for worse), amber for the difference between you and the judge. */

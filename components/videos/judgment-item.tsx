@@ -8,7 +8,7 @@ import { formatJudgmentValue, labelledAggregates } from "@/lib/reviews/labelled-
 import type { JudgedDeclaration } from "@/lib/reviews/judgment-target";
 import type { ReviewRequest } from "@/lib/reviews/reviews.validation";
 import { scaleBounds, type TargetDeclaration } from "@/lib/task-modules/task-declaration";
-import { choiceLabels } from "@/lib/tasks/task-display";
+import { choiceLabels } from "@/lib/task-modules/task-display";
 import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 
 export interface HistoryEntry {

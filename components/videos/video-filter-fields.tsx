@@ -1,7 +1,7 @@
 import { scaleBounds, type TaskDeclaration } from "@/lib/task-modules/task-declaration";
 import { REVIEW_STATES, metricQueryKey } from "@/lib/videos/video-filter";
 import { FILTER_INPUT, type FilterOption, FilterSelect } from "@/components/ui/filter-select";
-import { SPAN_AUTHOR_FILTER_LABELS, SPAN_AUTHOR_FILTERS } from "@/lib/spans/span-author-filter";
+import { SPAN_AUTHOR_FILTER_LABELS, SPAN_AUTHOR_FILTERS } from "@/lib/videos/span-author-filter";
 
 const REVIEW_LABELS: Record<(typeof REVIEW_STATES)[number], string> = {
   unreviewed: "no reviews",

@@ -2,7 +2,7 @@
 
 import { useEffect, useMemo, useRef, useState, type ReactNode, type RefObject } from "react";
 import { isTypingTarget } from "@/components/is-typing-target";
-import { keyFramesAndClusters } from "@/lib/judge/frame-scopes";
+import { keyFramesAndClusters } from "@/lib/judge/media/frame-scopes";
 import { FrameLightbox } from "./frame-lightbox";
 import type { ViewerFrame } from "./viewer-frame";
 

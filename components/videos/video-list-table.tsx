@@ -9,7 +9,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { formatScore } from "@/lib/format/numbers";
 import { isYesNoScale, type MetricDeclaration } from "@/lib/task-modules/task-declaration";
-import type { SpanCounts } from "@/lib/spans/span-counts";
+import type { SpanCounts } from "@/lib/videos/span-counts";
 
 export interface VideoListRow {
   id: string;

@@ -1,6 +1,9 @@
-/** The video page's sections: its title bar, the prompt card, the "About this video" card with the metadata editor, and the tasks' item lists. */
+/**
+ * The video page's sections: its title bar, its error and no-frames notices, the prompt card, the "About this video"
+ * card with the metadata editor, and the tasks' item lists.
+ */
 import Link from "next/link";
-import { Card } from "@/components/empty-state";
+import { Card, EmptyState } from "@/components/empty-state";
 import { DeleteVideoButton } from "@/components/videos/delete-video-button";
 import { NoPrompt } from "@/components/videos/no-prompt";
 import { VideoMetadataEditor } from "@/components/videos/video-metadata-editor";
@@ -57,6 +60,34 @@ export function VideoTitleBar({
         />
       )}
     </div>
+  );
+}
+
+/** Why the video could not be read (its import's or probe's error). */
+export function VideoErrorNotice({ error }: { error: string }) {
+  return (
+    <p
+      role="alert"
+      className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
+      data-testid="video-error"
+    >
+      {error}
+    </p>
+  );
+}
+
+/** A video without frames: where an owner extracts them, or that an owner does. */
+export function NoFramesYet({ projectId, canExtract }: { projectId: string; canExtract: boolean }) {
+  return (
+    <EmptyState title="No frames yet">
+      {canExtract ? (
+        <a href={`/projects/${projectId}/pending`} className="text-indigo-700 underline">
+          Extract frames for pending videos
+        </a>
+      ) : (
+        "An owner extracts them on the Extract pending page."
+      )}
+    </EmptyState>
   );
 }
 

@@ -6,24 +6,24 @@ import { useMemo, useRef, useState, type ReactNode, type RefObject } from "react
 import { apiFetch } from "@/lib/api-client";
 import { Card } from "@/components/empty-state";
 import { MetricsLine, TargetLegend } from "@/components/tasks/target-legend";
-import { scopeFocus } from "@/lib/judge/frame-scopes";
+import { scopeFocus } from "@/lib/judge/media/frame-scopes";
 import { useTaskCatalogue } from "@/components/tasks/task-catalogue-context";
 import type { TaskDeclaration } from "@/lib/task-modules/task-declaration";
-import { scaleHint, summaryMetricValues } from "@/lib/tasks/task-display";
+import { scaleHint, summaryMetricValues } from "@/lib/task-modules/task-display";
 import { OUTPUT_VIEWS, OutputsView } from "@/components/tasks/output-views";
 import { RunSettings } from "@/components/tasks/run-settings";
 import { JudgeScoresPanel, type CellFocus, type ScoresResponse } from "./judge-scores-panel";
 import { EnsembleValuesPanel } from "@/components/ensembles/ensemble-values";
 import { JudgmentForm, JudgmentHistory, LabelledValues, type Judgment } from "./judgment-item";
 import { VideoFramesViewer, type ViewerFrame } from "./video-frames-viewer";
-import { runName } from "@/lib/runs/run-name";
+import { runName } from "@/lib/run-records/run-name";
 import { SpanWorkbench } from "@/components/spans/span-workbench";
 import { type SpanLabel, taskSpanLabels } from "@/lib/spans/span-labels";
 import { PROJECT_SPAN_TASK } from "@/lib/spans/span-types";
 
 export interface WorkspaceRun {
   id: string;
-  /** The picker's label: the task, the judge, the start and what differs from the other runs (lib/runs/run-option-labels). */
+  /** The picker's label: the task, the judge, the start and what differs from the other runs (lib/judge/runs/run-option-labels). */
   label: string;
   createdAt: string;
   runStatus: string;
@@ -120,26 +120,16 @@ export function VideoWorkspace({
       />
       <div className="flex min-w-0 flex-col gap-5">
         {top}
-        <Card
-          title="Judge scores"
-          actions={
-            runs.length > 0 ? (
-              <RunPicker
-                runs={runs}
-                value={run?.id ?? runId ?? runs[0]!.id}
-                onPick={(id) => {
-                  setFocus(null);
-                  router.push(`${pathname}?runId=${encodeURIComponent(id)}`);
-                }}
-              />
-            ) : null
-          }
-        >
-          <JudgeScoresBody
-            scores={scores}
-            rest={{ task, judgments, metricValues, videoId, currentUserId, canReview, focus, onFocus }}
-          />
-        </Card>
+        <JudgeScoresCard
+          runs={runs}
+          shownRunId={run?.id ?? runId}
+          onPick={(id) => {
+            setFocus(null);
+            router.push(`${pathname}?runId=${encodeURIComponent(id)}`);
+          }}
+          scores={scores}
+          rest={{ task, judgments, metricValues, videoId, currentUserId, canReview, focus, onFocus }}
+        />
 
         {/* A blind reviewer's outputs come back redacted: the blind notice above says why, and no empty answers show. */}
         {data && !data.blind && run && OUTPUT_VIEWS[run.pipeline] && (
@@ -148,6 +138,28 @@ export function VideoWorkspace({
         {aside}
       </div>
     </div>
+  );
+}
+
+/** The Judge scores card: the run picker (when the video has runs) over the shown run's scores. */
+function JudgeScoresCard({
+  runs,
+  shownRunId,
+  onPick,
+  scores,
+  rest,
+}: {
+  runs: WorkspaceRun[];
+  shownRunId: string | null;
+  onPick: (runId: string) => void;
+} & Parameters<typeof JudgeScoresBody>[0]) {
+  return (
+    <Card
+      title="Judge scores"
+      actions={runs.length > 0 ? <RunPicker runs={runs} value={shownRunId ?? runs[0]!.id} onPick={onPick} /> : null}
+    >
+      <JudgeScoresBody scores={scores} rest={rest} />
+    </Card>
   );
 }
 

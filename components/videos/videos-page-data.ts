@@ -2,10 +2,10 @@
  * What the Videos page reads: its filter from the address, one page of the matching videos, the filter's choices, and
  * the links its sort headers, views and pages use.
  */
-import type { Actor } from "@/lib/auth/actor";
+import type { ProjectAccess } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { isAppErrorCode } from "@/lib/errors";
-import { runPickerLabels } from "@/lib/runs/run-option-labels";
+import { runPickerLabels } from "@/lib/judge/runs/run-option-labels";
 import type { TaskCatalogue } from "@/lib/task-modules/task-catalogue";
 import { type BrowseResult, browseOptions } from "@/lib/videos/browse-videos";
 import {
@@ -21,30 +21,24 @@ export type VideosPageData = Awaited<ReturnType<typeof loadVideosPage>>;
 /** A link to the Videos page with some of its parameters changed (undefined or "" drops one). */
 export type VideosLink = (patch: Record<string, string | number | undefined>) => string;
 
-export async function loadVideosPage(
-  actor: Actor,
-  catalogue: TaskCatalogue,
-  projectId: string,
-  typed: Record<string, string>,
-) {
+export async function loadVideosPage(access: ProjectAccess, catalogue: TaskCatalogue, typed: Record<string, string>) {
+  const { projectId } = access;
   // A hand-typed page out of range or not a number shows the nearest page with a sentence (the API answers 400).
   const requested = readRequestedPage(typed.page);
   const parsed = videoListQuerySchema(catalogue).safeParse({ ...typed, page: String(requested.page) });
   const [options, outcome] = await Promise.all([
-    browseOptions(prisma, actor, projectId),
+    browseOptions(prisma, access),
     parsed.success
-      ? browseVideosAtRequestedPage(prisma, actor, projectId, parsed.data, requested, catalogue).catch(
-          (error: unknown) => {
-            // A run id that is not one of this project's runs.
-            if (isAppErrorCode(error, "not_found")) return { problem: [`runId: ${error.message}`] };
-            // A filter the run's task does not declare (the message names the field).
-            if (isAppErrorCode(error, "invalid_request")) return { problem: [error.message] };
-            throw error;
-          },
-        )
+      ? browseVideosAtRequestedPage(prisma, access, parsed.data, requested, catalogue).catch((error: unknown) => {
+          // A run id that is not one of this project's runs.
+          if (isAppErrorCode(error, "not_found")) return { problem: [`runId: ${error.message}`] };
+          // A filter the run's task does not declare (the message names the field).
+          if (isAppErrorCode(error, "invalid_request")) return { problem: [error.message] };
+          throw error;
+        })
       : { problem: parsed.error.issues.map((issue) => `${issue.path.join(".") || "filter"}: ${issue.message}`) },
   ]);
-  // The run select tells runs apart by task and by what differs between them (lib/runs/run-option-labels).
+  // The run select tells runs apart by task and by what differs between them (lib/judge/runs/run-option-labels).
   const runLabels = await runPickerLabels(
     prisma,
     projectId,

@@ -18,6 +18,7 @@ import { ReviewConflictError, reviewScore, reviewVideoOutcome } from "../reviews
 import { adjudicationQuerySchema, adjudicationQueue, setGold } from "./adjudication";
 import { reviewerDisagreement } from "./disagreement-among-reviewers";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 const declared = (id: string) =>
   [...HALLUCINATION_TASK.targets, ...HALLUCINATION_TASK.metrics].find((t) => t.id === id)!;
@@ -72,19 +73,40 @@ beforeAll(async () => {
   });
   runId = run.runId;
   const s1 = (v: number) => run.scoreIds.get(`${v}:static_hallucination:0:s1`)!;
-  await reviewScore(prisma, ann, s1(0), { value: 3 });
-  await reviewScore(prisma, bob, s1(0), { value: 5 });
-  await reviewScore(prisma, ann, s1(1), { value: 2 });
-  await reviewScore(prisma, bob, s1(1), { value: 3 });
-  await reviewScore(prisma, ann, s1(2), { value: 5 });
-  await reviewVideoOutcome(prisma, ann, runId, videoIds[0]!, "verdict", { value: 1 });
-  await reviewVideoOutcome(prisma, bob, runId, videoIds[0]!, "verdict", { value: 0 });
+  await reviewScore(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), s1(0), { value: 3 });
+  await reviewScore(prisma, await projectAccess(prisma, bob, projectId, "scores.review"), s1(0), { value: 5 });
+  await reviewScore(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), s1(1), { value: 2 });
+  await reviewScore(prisma, await projectAccess(prisma, bob, projectId, "scores.review"), s1(1), { value: 3 });
+  await reviewScore(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), s1(2), { value: 5 });
+  await reviewVideoOutcome(
+    prisma,
+    await projectAccess(prisma, ann, projectId, "scores.review"),
+    runId,
+    videoIds[0]!,
+    "verdict",
+    { value: 1 },
+  );
+  await reviewVideoOutcome(
+    prisma,
+    await projectAccess(prisma, bob, projectId, "scores.review"),
+    runId,
+    videoIds[0]!,
+    "verdict",
+    { value: 0 },
+  );
   for (const [actor, value] of [
     [ann, 0],
     [bob, 0],
     [carl, 1],
   ] as const)
-    await reviewVideoOutcome(prisma, actor, runId, videoIds[1]!, "verdict", { value });
+    await reviewVideoOutcome(
+      prisma,
+      await projectAccess(prisma, actor, projectId, "scores.review"),
+      runId,
+      videoIds[1]!,
+      "verdict",
+      { value },
+    );
 });
 
 /** An API key of the actor's, for the checks the route wrappers make. */
@@ -192,8 +214,7 @@ describe("gold values", () => {
     await setGold(prisma, owner, projectId, { targetKey: await keyOf(videoIds[1]!, "s1"), value: 2 });
     const report = await projectAgreement(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       agreementQuerySchema(builtInCatalogue()).parse({ runId }),
     );
     const gold = report.humanVsJudge.gold!;
@@ -214,16 +235,14 @@ describe("gold values", () => {
     // truth=gold: the confusion is the judge against gold; targets without gold drop out.
     const againstGold = await projectAgreement(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       agreementQuerySchema(builtInCatalogue()).parse({ runId, truth: "gold" }),
     );
     expect(againstGold.options.truth).toBe("gold");
     expect(againstGold.confusion.all.n).toBe(3);
     const againstConsensus = await projectAgreement(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       agreementQuerySchema(builtInCatalogue()).parse({ runId }),
     );
     expect(againstConsensus.confusion.all.n).toBe(4);
@@ -232,8 +251,7 @@ describe("gold values", () => {
   it("are carried by the exports: gold_value, gold_note, gold_adjudicator", async () => {
     const { stream } = await projectExport(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       exportQuerySchema(builtInCatalogue()).parse({ format: "jsonl", runId }),
     );
     const rows = (await new Response(stream).text())
@@ -250,8 +268,7 @@ describe("gold values", () => {
       (
         await projectExport(
           prisma,
-          owner,
-          projectId,
+          await projectAccess(prisma, owner, projectId, "export.read"),
           exportQuerySchema(builtInCatalogue()).parse({ format: "csv", runId }),
         )
       ).stream,

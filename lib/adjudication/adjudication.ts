@@ -20,7 +20,7 @@ import {
 import { runJudgeValueSql } from "../reviews/judgment-key";
 import { outOfScale, ReviewConflictError } from "../reviews/reviews";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
-import { framesSeenBy, keyFramesAndClusters } from "../judge/frame-scopes";
+import { framesSeenBy, keyFramesAndClusters } from "../judge/media/frame-scopes";
 import { type ReviewerDisagreement, reviewerDisagreement } from "./disagreement-among-reviewers";
 import { goldInputSchema, type GoldInput } from "./adjudication.validation";
 import { isPrismaError, UNIQUE_VIOLATION } from "../db/prisma-errors";
@@ -114,6 +114,50 @@ function declarationOf(
 }
 
 /**
+ * Every target of the project that two or more live reviewers judged (label sets left out), with their reviews in
+ * the order given; the query's task, target and run narrow it, and videos the caller reviews blind are left out.
+ */
+function reviewedTargets(
+  prisma: PrismaClient,
+  projectId: string,
+  query: AdjudicationQuery,
+  hidden: string[],
+  catalogue: DeclarationCatalogue,
+): Promise<TargetRow[]> {
+  return prisma.$queryRaw<TargetRow[]>`
+    SELECT h."targetKey", min(h."task") AS "task", min(h."targetType") AS "targetType", min(h."target") AS "target", min(h."videoId") AS "videoId",
+           min(h."itemId") AS "itemId", min(h."stepId") AS "stepId", min(h."scopeIndex") AS "scopeIndex", min(h."frameSetId") AS "frameSetId",
+           json_agg(json_build_object('reviewerId', h."reviewerId", 'value', h."value", 'note', h."note", 'acceptedJudge', h."acceptedJudge",
+                                      'runId', h."runId", 'judgeValue', h."judgeValue") ORDER BY h."updatedAt", h."reviewerId") AS "reviews"
+    FROM "human_judgment" h
+    WHERE h."projectId" = ${projectId} AND NOT h."withdrawn" AND h."labelSetId" IS NULL
+      ${query.task ? Prisma.sql`AND h."task" = ${query.task}` : Prisma.empty}
+      ${query.target ? Prisma.sql`AND h."target" = ${query.target}` : Prisma.empty}
+      ${hidden.length ? Prisma.sql`AND NOT (h."videoId" = ANY(${hidden}::text[]))` : Prisma.empty}
+      ${query.runId ? Prisma.sql`AND ${runJudgeValueSql("h", Prisma.sql`${query.runId}`, catalogue.tasks)} IS NOT NULL` : Prisma.empty}
+    GROUP BY h."targetKey"
+    HAVING count(*) >= 2
+    ORDER BY min(h."videoId"), h."targetKey"`;
+}
+
+/** The run's judge value of each target. */
+async function judgeValuesInRun(
+  prisma: PrismaClient,
+  projectId: string,
+  runId: string,
+  targetKeys: string[],
+  catalogue: DeclarationCatalogue,
+): Promise<Map<string, number | null>> {
+  const judgeInRun = new Map<string, number | null>();
+  const values = await prisma.$queryRaw<{ targetKey: string; judge: number | null }[]>`
+    SELECT DISTINCT ON (h."targetKey") h."targetKey", ${runJudgeValueSql("h", Prisma.sql`${runId}`, catalogue.tasks)} AS "judge"
+    FROM "human_judgment" h WHERE h."projectId" = ${projectId} AND h."targetKey" = ANY(${targetKeys}::text[])
+    ORDER BY h."targetKey"`;
+  for (const v of values) judgeInRun.set(v.targetKey, v.judge);
+  return judgeInRun;
+}
+
+/**
  * The targets of the project that live reviewers disagree on (label sets are annotators apart from
  * them), with every reviewer's value by email, the judge's value, the frames and the gold if set. For owners: the
  * caller has checked `gold.set` (the route's wrapper, the page's requirePageProjectAccess).
@@ -132,20 +176,7 @@ export async function adjudicationQueue(
   }
   // An owner who is also reviewing a blind queue sees none of its open videos' judgments here either.
   const hidden = [...(await blindVideoIdsFor(prisma, actor.userId))];
-  const rows = await prisma.$queryRaw<TargetRow[]>`
-    SELECT h."targetKey", min(h."task") AS "task", min(h."targetType") AS "targetType", min(h."target") AS "target", min(h."videoId") AS "videoId",
-           min(h."itemId") AS "itemId", min(h."stepId") AS "stepId", min(h."scopeIndex") AS "scopeIndex", min(h."frameSetId") AS "frameSetId",
-           json_agg(json_build_object('reviewerId', h."reviewerId", 'value', h."value", 'note', h."note", 'acceptedJudge', h."acceptedJudge",
-                                      'runId', h."runId", 'judgeValue', h."judgeValue") ORDER BY h."updatedAt", h."reviewerId") AS "reviews"
-    FROM "human_judgment" h
-    WHERE h."projectId" = ${projectId} AND NOT h."withdrawn" AND h."labelSetId" IS NULL
-      ${query.task ? Prisma.sql`AND h."task" = ${query.task}` : Prisma.empty}
-      ${query.target ? Prisma.sql`AND h."target" = ${query.target}` : Prisma.empty}
-      ${hidden.length ? Prisma.sql`AND NOT (h."videoId" = ANY(${hidden}::text[]))` : Prisma.empty}
-      ${query.runId ? Prisma.sql`AND ${runJudgeValueSql("h", Prisma.sql`${query.runId}`, catalogue.tasks)} IS NOT NULL` : Prisma.empty}
-    GROUP BY h."targetKey"
-    HAVING count(*) >= 2
-    ORDER BY min(h."videoId"), h."targetKey"`;
+  const rows = await reviewedTargets(prisma, projectId, query, hidden, catalogue);
   const disagreeing = rows.flatMap((row) => {
     const declaration = declarationOf(catalogue, row.task, row.targetType, row.target);
     const kind = declaration
@@ -166,14 +197,16 @@ export async function adjudicationQueue(
     .filter((d) => query.state === "all" || (query.state === "settled") === golds.has(d.row.targetKey))
     .slice(0, query.limit);
 
-  const judgeInRun = new Map<string, number | null>();
-  if (query.runId && chosen.length) {
-    const values = await prisma.$queryRaw<{ targetKey: string; judge: number | null }[]>`
-      SELECT DISTINCT ON (h."targetKey") h."targetKey", ${runJudgeValueSql("h", Prisma.sql`${query.runId}`, catalogue.tasks)} AS "judge"
-      FROM "human_judgment" h WHERE h."projectId" = ${projectId} AND h."targetKey" = ANY(${chosen.map((c) => c.row.targetKey)}::text[])
-      ORDER BY h."targetKey"`;
-    for (const v of values) judgeInRun.set(v.targetKey, v.judge);
-  }
+  const judgeInRun =
+    query.runId && chosen.length
+      ? await judgeValuesInRun(
+          prisma,
+          projectId,
+          query.runId,
+          chosen.map((c) => c.row.targetKey),
+          catalogue,
+        )
+      : new Map<string, number | null>();
   const videoIds = [...new Set(chosen.map((c) => c.row.videoId))];
   const [videos, users] = await Promise.all([
     prisma.video.findMany({ where: { id: { in: videoIds } }, select: { id: true, relativePath: true, prompt: true } }),

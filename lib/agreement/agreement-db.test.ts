@@ -12,6 +12,7 @@ import { loadAgreementInput, projectAgreement } from "./load";
 import { reportCsv } from "./report-csv";
 import { agreementQuerySchema, exportQuerySchema, resolveReportFilter } from "./report-filter";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 /*
  * Three videos with two key frames each (frames 0–5 at 0.25 s steps; key frames 1 and 4, clusters
@@ -71,21 +72,64 @@ beforeAll(async () => {
   });
   r2 = second.runId;
   const s1 = (v: number) => first.scoreIds.get(`${v}:static_hallucination:0:s1`)!;
-  await reviewScore(prisma, ann, s1(0), { value: 9, note: '=HYPERLINK("http://evil")', reason: "hands, blur" });
-  await reviewScore(prisma, ann, s1(1), { value: 1 });
-  await reviewScore(prisma, ann, s1(2), { value: 2 });
-  await reviewScore(prisma, bob, s1(0), { value: 7 });
-  await reviewScore(prisma, bob, s1(1), { value: 3 });
-  await reviewVideoOutcome(prisma, ann, r1, videoIds[0]!, "verdict", { value: 1 });
-  await reviewVideoOutcome(prisma, ann, r1, videoIds[1]!, "verdict", { value: 0 });
-  await reviewVideoOutcome(prisma, ann, r1, videoIds[2]!, "verdict", { value: 0 });
-  await reviewVideoOutcome(prisma, bob, r1, videoIds[0]!, "verdict", { value: 1 });
-  await reviewVideoOutcome(prisma, bob, r1, videoIds[1]!, "verdict", { value: 1 });
+  await reviewScore(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), s1(0), {
+    value: 9,
+    note: '=HYPERLINK("http://evil")',
+    reason: "hands, blur",
+  });
+  await reviewScore(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), s1(1), { value: 1 });
+  await reviewScore(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), s1(2), { value: 2 });
+  await reviewScore(prisma, await projectAccess(prisma, bob, projectId, "scores.review"), s1(0), { value: 7 });
+  await reviewScore(prisma, await projectAccess(prisma, bob, projectId, "scores.review"), s1(1), { value: 3 });
+  await reviewVideoOutcome(
+    prisma,
+    await projectAccess(prisma, ann, projectId, "scores.review"),
+    r1,
+    videoIds[0]!,
+    "verdict",
+    { value: 1 },
+  );
+  await reviewVideoOutcome(
+    prisma,
+    await projectAccess(prisma, ann, projectId, "scores.review"),
+    r1,
+    videoIds[1]!,
+    "verdict",
+    { value: 0 },
+  );
+  await reviewVideoOutcome(
+    prisma,
+    await projectAccess(prisma, ann, projectId, "scores.review"),
+    r1,
+    videoIds[2]!,
+    "verdict",
+    { value: 0 },
+  );
+  await reviewVideoOutcome(
+    prisma,
+    await projectAccess(prisma, bob, projectId, "scores.review"),
+    r1,
+    videoIds[0]!,
+    "verdict",
+    { value: 1 },
+  );
+  await reviewVideoOutcome(
+    prisma,
+    await projectAccess(prisma, bob, projectId, "scores.review"),
+    r1,
+    videoIds[1]!,
+    "verdict",
+    { value: 1 },
+  );
   r2S1 = second.scoreIds.get("0:static_hallucination:0:s1")!;
 });
 
-const agreement = (actor: Actor, params: Record<string, string> = {}) =>
-  projectAgreement(prisma, actor, projectId, agreementQuerySchema(builtInCatalogue()).parse(params));
+const agreement = async (actor: Actor, params: Record<string, string> = {}) =>
+  projectAgreement(
+    prisma,
+    await projectAccess(prisma, actor, projectId, "export.read"),
+    agreementQuerySchema(builtInCatalogue()).parse(params),
+  );
 
 describe("projectAgreement (database)", () => {
   it("reads every run by default, with counts of all judged targets and breakdowns by endpoint and prompt version", async () => {
@@ -146,7 +190,9 @@ describe("projectAgreement (database)", () => {
     // Among reviewers each target counts once, however many runs scored it.
     expect(report.humanVsHuman.items).toBe(4);
     // Saving through r2's score edits the same judgment (a new version), not a second one.
-    await expect(reviewScore(prisma, ann, r2S1, { value: 9 })).rejects.toBeInstanceOf(ReviewConflictError);
+    await expect(
+      reviewScore(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), r2S1, { value: 9 }),
+    ).rejects.toBeInstanceOf(ReviewConflictError);
   });
 
   it("applies the video filters and the run", async () => {
@@ -205,8 +251,7 @@ describe("projectExport (database)", () => {
   it("streams JSONL in batches of videos: every judged item, complete and in order, with the frames the judge saw", async () => {
     const { stream, filename, contentType } = await projectExport(
       prisma,
-      viewer,
-      projectId,
+      await projectAccess(prisma, viewer, projectId, "export.read"),
       exportQuerySchema(builtInCatalogue()).parse({ format: "jsonl", runId: r1 }),
       undefined,
       2,
@@ -257,8 +302,7 @@ describe("projectExport (database)", () => {
   it("streams CSV with per-reviewer columns, formula cells neutralised; every run by default", async () => {
     const { stream } = await projectExport(
       prisma,
-      viewer,
-      projectId,
+      await projectAccess(prisma, viewer, projectId, "export.read"),
       exportQuerySchema(builtInCatalogue()).parse({}),
       undefined,
       1,
@@ -304,8 +348,7 @@ describe("projectExport (database)", () => {
     });
     const { stream } = await projectExport(
       prisma,
-      owner,
-      other.projectId,
+      await projectAccess(prisma, owner, other.projectId, "export.read"),
       exportQuerySchema(builtInCatalogue()).parse({ format: "jsonl" }),
       undefined,
       1,
@@ -323,9 +366,7 @@ describe("projectExport (database)", () => {
   });
 
   it("is for members only", async () => {
-    await expect(
-      projectExport(prisma, stranger, projectId, exportQuerySchema(builtInCatalogue()).parse({})),
-    ).rejects.toBeInstanceOf(NotFoundError);
+    await expect(projectAccess(prisma, stranger, projectId, "export.read")).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 
@@ -349,8 +390,7 @@ describe("agreement and exports for a reviewer in a blind queue", () => {
     const exported = async (as: Actor) => {
       const { stream } = await projectExport(
         prisma,
-        as,
-        projectId,
+        await projectAccess(prisma, as, projectId, "export.read"),
         exportQuerySchema(builtInCatalogue()).parse({ format: "jsonl", runId: r1 }),
       );
       return (await readAll(stream)).text
@@ -362,22 +402,31 @@ describe("agreement and exports for a reviewer in a blind queue", () => {
     expect(withheld).toBeInstanceOf(WithheldError);
     expect((withheld as WithheldError).message).toContain('hidden while you review "blind" blind: 1 item left');
     await expect(
-      projectAgreement(prisma, ann, projectId, agreementQuerySchema(builtInCatalogue()).parse({ runId: r1 })),
+      projectAgreement(
+        prisma,
+        await projectAccess(prisma, ann, projectId, "export.read"),
+        agreementQuerySchema(builtInCatalogue()).parse({ runId: r1 }),
+      ),
     ).rejects.toBeInstanceOf(WithheldError);
     const viewerRows = await exported(viewer);
     expect(viewerRows).toHaveLength(18);
     const openReport = await projectAgreement(
       prisma,
-      viewer,
-      projectId,
+      await projectAccess(prisma, viewer, projectId, "export.read"),
       agreementQuerySchema(builtInCatalogue()).parse({ runId: r1 }),
     );
     expect(openReport.summary.videos).toBe(3);
     // A filter that leaves the blind video out (only video 1 is Kling's) is whole without it: the same for her as for the viewer.
     const kling = agreementQuerySchema(builtInCatalogue()).parse({ runId: r1, model: "Kling" });
-    const klingForAnn = await projectAgreement(prisma, ann, projectId, kling);
+    const klingForAnn = await projectAgreement(
+      prisma,
+      await projectAccess(prisma, ann, projectId, "export.read"),
+      kling,
+    );
     expect(klingForAnn.summary.videos).toBe(1);
-    expect(klingForAnn).toEqual(await projectAgreement(prisma, viewer, projectId, kling));
+    expect(klingForAnn).toEqual(
+      await projectAgreement(prisma, await projectAccess(prisma, viewer, projectId, "export.read"), kling),
+    );
 
     await prisma.reviewQueueAssignment.update({
       where: { itemId_reviewerId: { itemId: item.id, reviewerId: ann.userId } },
@@ -385,7 +434,11 @@ describe("agreement and exports for a reviewer in a blind queue", () => {
     });
     expect(await exported(ann)).toEqual(viewerRows);
     expect(
-      await projectAgreement(prisma, ann, projectId, agreementQuerySchema(builtInCatalogue()).parse({ runId: r1 })),
+      await projectAgreement(
+        prisma,
+        await projectAccess(prisma, ann, projectId, "export.read"),
+        agreementQuerySchema(builtInCatalogue()).parse({ runId: r1 }),
+      ),
     ).toEqual(openReport);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { judgmentKey, metricTarget, presenceTarget, scoreTarget } from "../reviews/judgment-key";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
-import { framesSeenBy, keyFramesAndClusters, stepScope } from "../judge/frame-scopes";
+import { framesSeenBy, keyFramesAndClusters, stepScope } from "../judge/media/frame-scopes";
 import { reviewerInfo, scopeRuns } from "./load";
 import { type ReportFilter, runCondition } from "./report-filter";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
@@ -14,8 +14,8 @@ import type { ReviewerInfo } from "./types";
 
 /**
  * Videos per batch: ~60 rows each with a full hallucination run, so a batch reads ~3,000 scores. Small
- * enough that a batch's query results die young in V8's heap instead of piling up in its old space
- * (with 250 videos, 15,000 rows, the export's peak RSS grew by ~280 MiB on a 1M-row project).
+ * enough that a batch's query results die young in V8's heap instead of piling up in its old space, which
+ * keeps the export's peak memory within its target (docs/benchmarks.md, bench:dashboard).
  */
 export const EXPORT_BATCH_VIDEOS = 50;
 export interface ExportReview {
@@ -299,11 +299,8 @@ interface BatchIndex {
 
 /** One (run, video)'s rows: its scores, then its reviewed metrics, then its judged presence targets. */
 function runVideoRows(rv: RunVideoRow, batch: BatchIndex): ExportRow[] {
-  const { reviewsByKey, goldByKey } = batch;
-  const rows: ExportRow[] = [];
   const video = batch.videoById.get(rv.videoId)!;
   const run = batch.runs.get(rv.runId);
-  const view = batch.views.get(rv.frameSetId);
   const base = {
     videoId: video.id,
     path: video.relativePath,
@@ -322,6 +319,28 @@ function runVideoRows(rv: RunVideoRow, batch: BatchIndex): ExportRow[] {
       a.scopeIndex - b.scopeIndex ||
       (rank.get(a.category) ?? 1000) - (rank.get(b.category) ?? 1000),
   );
+  const view = batch.views.get(rv.frameSetId);
+  const keyFrameTimes = view ? view.keyFrames.map((f) => f.timestampS) : [];
+  const of: RunVideoScores = { rv, batch, base, task, own, view, keyFrameTimes };
+  return [...scoreRows(of), ...metricRows(of), ...presenceRows(of)];
+}
+
+/** A (run, video) as its rows are made: its video's columns, its task, its scores in row order and its frames. */
+interface RunVideoScores {
+  rv: RunVideoRow;
+  batch: BatchIndex;
+  base: Pick<ExportRow, "videoId" | "path" | "prompt" | "model" | "dimensions" | "runId" | "endpoint">;
+  task: TaskDeclaration | undefined;
+  own: ScoreRow[];
+  view: FrameSetView | undefined;
+  /** The times of the key frames of its frame set: what a per-video row looked at. */
+  keyFrameTimes: number[];
+}
+
+/** A row per score, with the frames its scope looked at and the reviews and gold value of its target. */
+function scoreRows({ rv, batch, base, task, own, view }: RunVideoScores): ExportRow[] {
+  const { reviewsByKey, goldByKey } = batch;
+  const rows: ExportRow[] = [];
   for (const s of own) {
     const { keyFrameIndex, timestamps } = seen(s.stepId, s.scopeIndex, view, task);
     const key = judgmentKey(
@@ -355,10 +374,15 @@ function runVideoRows(rv: RunVideoRow, batch: BatchIndex): ExportRow[] {
       ...(s.itemId !== "" && batch.itemById.has(s.itemId) ? { item: batch.itemById.get(s.itemId)! } : {}),
     });
   }
-  const keyFrameTimes = view ? view.keyFrames.map((f) => f.timestampS) : [];
+  return rows;
+}
+
+/** The task's reviewed metrics, the verdict first: the run's stored metrics of the same ids (no row: unknown, no export row). */
+function metricRows({ rv, batch, base, task, own, keyFrameTimes }: RunVideoScores): ExportRow[] {
+  const { reviewsByKey, goldByKey } = batch;
+  const rows: ExportRow[] = [];
   const videoVersion =
     [...new Set(own.map((s) => s.templateHash).filter((h): h is string => h !== null))].sort().join("+") || null;
-  // The task's reviewed metrics, the verdict first: the run's stored metrics of the same ids (no row: unknown, no export row).
   for (const target of reviewedMetricsOf(task)) {
     const value = rv.metrics?.[target] ?? null;
     if (value === null) continue;
@@ -377,8 +401,16 @@ function runVideoRows(rv: RunVideoRow, batch: BatchIndex): ExportRow[] {
       gold: goldByKey.get(key) ?? null,
     });
   }
-  // Presence targets someone judged (a presence-first queue, a label set): the judge's value is its presence
-  // at the task's declared t, from its highest score of the category (the agreement report sweeps t).
+  return rows;
+}
+
+/**
+ * Presence targets someone judged (a presence-first queue, a label set): the judge's value is its presence at the
+ * task's declared t, from its highest score of the category (the agreement report sweeps t).
+ */
+function presenceRows({ rv, batch, base, task, own, keyFrameTimes }: RunVideoScores): ExportRow[] {
+  const { reviewsByKey, goldByKey } = batch;
+  const rows: ExportRow[] = [];
   for (const category of task?.presence?.of ?? []) {
     if (batch.category && batch.category !== category) continue;
     const presenceKey = judgmentKey(presenceTarget(rv.pipeline, rv.videoId, category));

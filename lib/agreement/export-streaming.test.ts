@@ -7,6 +7,7 @@ import { EXPORT_CHUNK_CHARS, projectExport } from "./export";
 import { exportBatches, exportReviewers } from "./export-rows";
 import { exportQuerySchema, resolveReportFilter } from "./report-filter";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 /*
  * Issue 23, item 13: the export held what it streamed. It built every row of a 250-video batch (~15,000 rows)
@@ -51,8 +52,7 @@ describe("the streamed export", () => {
   it("hands over chunks of about 64 KiB as the consumer pulls, not a batch's whole text", async () => {
     const { stream } = await projectExport(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       exportQuerySchema(builtInCatalogue()).parse({ format: "csv" }),
     );
     const reader = stream.getReader();

@@ -12,6 +12,7 @@ import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { type ExportRow, projectExport } from "./export";
 import { exportQuerySchema } from "./report-filter";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 /*
  * The items CSV writes a value on a categorical scale as the UI shows it, the scale's label (issue 38, finding 13:
@@ -37,7 +38,14 @@ beforeAll(async () => {
     scores: (v) => [{ stepId: "static_hallucination", scopeIndex: 0, category: "s1", value: [8, 2][v]! }],
     outcome: (v) => ({ verdict: v === 0, overall: [40, 80][v]! }),
   });
-  await reviewVideoOutcome(prisma, owner, runId, videoIds[0]!, "verdict", { value: 0 });
+  await reviewVideoOutcome(
+    prisma,
+    await projectAccess(prisma, owner, projectId, "scores.review"),
+    runId,
+    videoIds[0]!,
+    "verdict",
+    { value: 0 },
+  );
   await insertJudgment(prisma, {
     projectId,
     task: "hallucination",
@@ -55,7 +63,13 @@ beforeAll(async () => {
 
 async function exported(format: "csv" | "jsonl"): Promise<string> {
   return new Response(
-    (await projectExport(prisma, owner, projectId, exportQuerySchema(builtInCatalogue()).parse({ format }))).stream,
+    (
+      await projectExport(
+        prisma,
+        await projectAccess(prisma, owner, projectId, "export.read"),
+        exportQuerySchema(builtInCatalogue()).parse({ format }),
+      )
+    ).stream,
   ).text();
 }
 

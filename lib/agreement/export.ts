@@ -3,9 +3,8 @@
  * labels, the JSONL lines, and the stream that turns batches of rows into text chunks as the consumer pulls.
  */
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
-import { csvRow, type CsvValue } from "../export/csv";
+import type { ProjectAccess } from "../authz/permissions";
+import { csvRow, type CsvValue } from "../format/csv";
 import { scopeRuns } from "./load";
 import { type ReportFilter, type ExportQuery, resolveReportFilter } from "./report-filter";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
@@ -222,13 +221,12 @@ export function exportStream(
 /** The export of a project for a filter; every member may read it (`export.read`). */
 export async function projectExport(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"export.read">,
   query: ExportQuery,
   catalogue?: TaskCatalogue,
   batchVideos = EXPORT_BATCH_VIDEOS,
 ) {
-  await requireProjectAccess(prisma, actor, projectId, "export.read");
+  const { actor, projectId } = access;
   const { format, ...filter } = query;
   const scope = await resolveReportFilter(prisma, projectId, filter, actor.userId, catalogue);
   const reviewers = await exportReviewers(prisma, scope);

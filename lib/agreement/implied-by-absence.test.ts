@@ -2,6 +2,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
+import { queueAccess } from "@/testkit/testing/queue-access";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import { createQueue } from "../queues/create-queue";
 import { getQueueItem } from "../queues/get-queue-item";
@@ -63,7 +65,7 @@ beforeAll(async () => {
     ],
     outcome: () => ({ verdict: true, overall: 50 }),
   });
-  const queue = await createQueue(prisma, owner, projectId, {
+  const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
     name: "Presence blind",
     filter: {},
     scope: "scores",
@@ -74,8 +76,13 @@ beforeAll(async () => {
   me = await makeUser();
   await prisma.projectMember.create({ data: { projectId, userId: me.userId, role: "reviewer" } });
   for (let i = 0; i < 3; i++) {
-    const { itemId } = await nextItem(prisma, me, queue.id);
-    const item = await getQueueItem(prisma, me, queue.id, itemId!);
+    const { itemId } = await nextItem(prisma, await queueAccess(prisma, me, queue.id, "scores.review"), queue.id);
+    const item = await getQueueItem(
+      prisma,
+      await queueAccess(prisma, me, queue.id, "scores.review"),
+      queue.id,
+      itemId!,
+    );
     const v = videoIds.indexOf(item.video.id);
     const judgments = Object.entries(TYPED[v]!).flatMap(([category, values]) =>
       values.map((value, scope) => ({
@@ -83,7 +90,7 @@ beforeAll(async () => {
         value,
       })),
     );
-    await submitItem(prisma, me, queue.id, itemId!, {
+    await submitItem(prisma, await queueAccess(prisma, me, queue.id, "scores.review"), queue.id, itemId!, {
       presence: ["s1", "s2", "d1"].map((category) => ({
         category,
         value: PRESENT[v]!.includes(category) ? (1 as const) : (0 as const),
@@ -93,8 +100,12 @@ beforeAll(async () => {
   }
 });
 
-const report = (params: Record<string, string> = {}) =>
-  projectAgreement(prisma, owner, projectId, agreementQuerySchema(builtInCatalogue()).parse(params));
+const report = async (params: Record<string, string> = {}) =>
+  projectAgreement(
+    prisma,
+    await projectAccess(prisma, owner, projectId, "export.read"),
+    agreementQuerySchema(builtInCatalogue()).parse(params),
+  );
 
 describe("values implied by an absent category", () => {
   it("are stored marked implied_by_absence; the values the reviewer typed stay typed", async () => {
@@ -152,7 +163,13 @@ describe("values implied by an absent category", () => {
   it("are marked in the exports: an implied column per reviewer in CSV, implied on each review in JSONL", async () => {
     const read = async (format: "csv" | "jsonl") =>
       new Response(
-        (await projectExport(prisma, owner, projectId, exportQuerySchema(builtInCatalogue()).parse({ format }))).stream,
+        (
+          await projectExport(
+            prisma,
+            await projectAccess(prisma, owner, projectId, "export.read"),
+            exportQuerySchema(builtInCatalogue()).parse({ format }),
+          )
+        ).stream,
       ).text();
     const lines = (await read("jsonl"))
       .trim()

@@ -1,6 +1,5 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { ValidationError } from "../errors";
 import { agreementReport } from "./report/agreement-report";
 import { exportFileName } from "./export-file-name";
@@ -9,7 +8,7 @@ import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import { PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../task-modules/task-declaration";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { parseLabelSetReviewerId } from "../label-sets/label-set-reviewer";
-import { runPickerLabels } from "../runs/run-option-labels";
+import { runPickerLabels } from "../judge/runs/run-option-labels";
 import {
   type AgreementInput,
   type AgreementItem,
@@ -179,6 +178,63 @@ export async function reviewerInfo(prisma: PrismaClient, ids: readonly string[])
 
 type LoadOptions = { independentOnly: boolean; includeImplied?: boolean };
 
+/**
+ * The judgments in scope (the scope's videos, not withdrawn), the accept-the-judge ones left out when only
+ * independent ones count.
+ */
+function judgmentsInScope(scope: ReportFilter, options: LoadOptions): Prisma.Sql {
+  return Prisma.sql`
+    SELECT h."targetKey", h."targetType", h."task", h."target", h."videoId", h."itemId", h."stepId", h."scopeIndex", h."frameSetId", h."subjectRunId", h."reviewerId", h."value"
+    FROM "human_judgment" h
+    WHERE h."projectId" = ${scope.ctx.projectId} AND h."videoId" IN (${scope.matchingVideos}) AND NOT h."withdrawn"
+      ${options.independentOnly ? Prisma.sql`AND NOT h."acceptedJudge"` : Prisma.empty}
+      -- A score a presence-first queue filled with the absent value is one "absent" answer (compared through
+      -- the presence target), not one more independent judgment per score: left out unless asked for.
+      ${options.includeImplied ? Prisma.empty : Prisma.sql`AND h."origin" = 'typed'`}`;
+}
+
+/**
+ * A presence judgment (present 1 / absent 0 for a whole video) is compared with every run of its task that
+ * judged the video, through the run's highest score of the category (the report applies the threshold).
+ */
+function presenceCompared(tasks: readonly TaskDeclaration[]): Prisma.Sql {
+  return Prisma.sql`
+    SELECT j."targetKey", j."targetType", r."id" AS "runId", j."videoId", j."itemId", j."reviewerId", j."value", j."target", r."pipeline", r."endpointId",
+           ps."judgeScore", ps."templateHash"
+    FROM j
+    JOIN runs r ON r."pipeline" = j."task"
+    JOIN "run_video" rv ON rv."runId" = r."id" AND rv."videoId" = j."videoId"
+    CROSS JOIN LATERAL (
+      SELECT max(s."value") AS "judgeScore", string_agg(DISTINCT sr."templateHash", '+' ORDER BY sr."templateHash") AS "templateHash"
+      FROM "score" s JOIN "step_result" sr ON sr."id" = s."stepResultId"
+      WHERE s."runId" = r."id" AND s."videoId" = j."videoId" AND s."itemId" = '' AND s."category" = j."target"
+    ) ps
+    WHERE j."targetType" = ${PRESENCE_TARGET_TYPE} AND (j."task", j."target") IN (VALUES ${presencePairs(tasks)})`;
+}
+
+/**
+ * The per-video values (metrics, worst and best score, prompt version) of each judged (run, video) with a
+ * per-video target: looked up once per pair, not once per judgment row, because most judgments are of scores
+ * and a LEFT JOIN LATERAL runs even when its ON is false; a grouped join would sort every score row instead.
+ */
+function perVideoValues(tasks: readonly TaskDeclaration[]): Prisma.Sql {
+  return Prisma.sql`
+    SELECT p."runId", p."videoId", vm."metrics", w."worst", w."best", pv."videoVersion"
+    FROM pairs p
+    CROSS JOIN LATERAL (
+      SELECT jsonb_object_agg(m."metric", m."value") AS "metrics" FROM "run_metric" m WHERE m."runId" = p."runId" AND m."videoId" = p."videoId" AND m."itemId" = ''
+    ) vm
+    CROSS JOIN LATERAL (
+      SELECT max(s2."value") AS "worst", min(s2."value") AS "best" FROM "score" s2 WHERE s2."runId" = p."runId" AND s2."videoId" = p."videoId"
+    ) w
+    CROSS JOIN LATERAL (
+      SELECT string_agg(DISTINCT sr2."templateHash", '+' ORDER BY sr2."templateHash") AS "videoVersion"
+      FROM "step_result" sr2
+      JOIN (VALUES ${metricStepPairs(tasks)}) AS ms("pipeline", "stepId") ON ms."stepId" = sr2."stepId"
+      WHERE sr2."runId" = p."runId" AND sr2."videoId" = p."videoId" AND ms."pipeline" = p."pipeline"
+    ) pv`;
+}
+
 /** Every judgment in scope with the judge's value of the same target in each run of its task that judged it. */
 function judgmentRows(
   prisma: PrismaClient,
@@ -190,22 +246,11 @@ function judgmentRows(
   const categoryCondition = scope.category
     ? Prisma.sql`AND (x."targetType" NOT IN (${SCORE_TARGET_TYPE}, ${PRESENCE_TARGET_TYPE}) OR x."category" = ${scope.category})`
     : Prisma.empty;
-  // The per-video values (metrics, worst score, prompt version) are looked up once per judged (run,
-  // video) with a per-video target, not once per judgment row: most judgments are of scores, and
-  // the per-row lookups (a LEFT JOIN LATERAL runs even when its ON is false) ran three subqueries
-  // for each of them. Grouped joins instead sort ~125k score rows: slower than per-pair lookups.
   // A judgment is about a target, not a run: it is compared with every run in scope of its task that
   // scored the same target (a score at the same step and scope, and frame set for frame scopes; a
   // per-subject metric of a video the run judged).
   return prisma.$queryRaw<JudgmentRow[]>`
-    WITH j AS MATERIALIZED (
-      SELECT h."targetKey", h."targetType", h."task", h."target", h."videoId", h."itemId", h."stepId", h."scopeIndex", h."frameSetId", h."subjectRunId", h."reviewerId", h."value"
-      FROM "human_judgment" h
-      WHERE h."projectId" = ${projectId} AND h."videoId" IN (${scope.matchingVideos}) AND NOT h."withdrawn"
-        ${options.independentOnly ? Prisma.sql`AND NOT h."acceptedJudge"` : Prisma.empty}
-        -- A score a presence-first queue filled with the absent value is one "absent" answer (compared through
-        -- the presence target), not one more independent judgment per score: left out unless asked for.
-        ${options.includeImplied ? Prisma.empty : Prisma.sql`AND h."origin" = 'typed'`}
+    WITH j AS MATERIALIZED (${judgmentsInScope(scope, options)}
     ),
     runs AS MATERIALIZED (
       SELECT r."id", r."pipeline", r."endpointId" FROM "judge_run" r WHERE r."projectId" = ${projectId} ${runCondition(scope, Prisma.sql`r."id"`)}
@@ -231,37 +276,10 @@ function judgmentRows(
       -- Only reviewed metrics have a judge value to compare with (presence targets are read off the scores below).
       WHERE j."targetType" <> 'score' AND j."targetType" = ANY(${reviewedMetrics(registry)}::text[])
     ),
-    -- A presence judgment (present 1 / absent 0 for a whole video) is compared with every run of its task that
-    -- judged the video, through the run's highest score of the category (the report applies the threshold).
-    presence AS (
-      SELECT j."targetKey", j."targetType", r."id" AS "runId", j."videoId", j."itemId", j."reviewerId", j."value", j."target", r."pipeline", r."endpointId",
-             ps."judgeScore", ps."templateHash"
-      FROM j
-      JOIN runs r ON r."pipeline" = j."task"
-      JOIN "run_video" rv ON rv."runId" = r."id" AND rv."videoId" = j."videoId"
-      CROSS JOIN LATERAL (
-        SELECT max(s."value") AS "judgeScore", string_agg(DISTINCT sr."templateHash", '+' ORDER BY sr."templateHash") AS "templateHash"
-        FROM "score" s JOIN "step_result" sr ON sr."id" = s."stepResultId"
-        WHERE s."runId" = r."id" AND s."videoId" = j."videoId" AND s."itemId" = '' AND s."category" = j."target"
-      ) ps
-      WHERE j."targetType" = ${PRESENCE_TARGET_TYPE} AND (j."task", j."target") IN (VALUES ${presencePairs(registry)})
+    presence AS (${presenceCompared(registry)}
     ),
     pairs AS MATERIALIZED (SELECT DISTINCT o."runId", o."videoId", o."pipeline" FROM outcomes o),
-    per_video AS (
-      SELECT p."runId", p."videoId", vm."metrics", w."worst", w."best", pv."videoVersion"
-      FROM pairs p
-      CROSS JOIN LATERAL (
-        SELECT jsonb_object_agg(m."metric", m."value") AS "metrics" FROM "run_metric" m WHERE m."runId" = p."runId" AND m."videoId" = p."videoId" AND m."itemId" = ''
-      ) vm
-      CROSS JOIN LATERAL (
-        SELECT max(s2."value") AS "worst", min(s2."value") AS "best" FROM "score" s2 WHERE s2."runId" = p."runId" AND s2."videoId" = p."videoId"
-      ) w
-      CROSS JOIN LATERAL (
-        SELECT string_agg(DISTINCT sr2."templateHash", '+' ORDER BY sr2."templateHash") AS "videoVersion"
-        FROM "step_result" sr2
-        JOIN (VALUES ${metricStepPairs(registry)}) AS ms("pipeline", "stepId") ON ms."stepId" = sr2."stepId"
-        WHERE sr2."runId" = p."runId" AND sr2."videoId" = p."videoId" AND ms."pipeline" = p."pipeline"
-      ) pv
+    per_video AS (${perVideoValues(registry)}
     ),
     rated AS (
       SELECT sc."targetKey", sc."targetType", sc."runId", sc."videoId", sc."itemId", sc."reviewerId", sc."value", sc."judge",
@@ -423,12 +441,11 @@ export async function loadAgreementInput(
 /** The agreement report of a project for a filter; every member may read it (`export.read`). */
 export async function projectAgreement(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"export.read">,
   query: AgreementQuery,
   catalogue?: TaskCatalogue,
 ): Promise<AgreementReport> {
-  await requireProjectAccess(prisma, actor, projectId, "export.read");
+  const { actor, projectId } = access;
   const {
     threshold,
     overallThreshold,

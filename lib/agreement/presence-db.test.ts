@@ -12,6 +12,7 @@ import { reportCsv } from "./report-csv";
 import { type ExportRow, projectExport } from "./export";
 import { agreementQuerySchema, exportQuerySchema } from "./report-filter";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 async function sheet(rows: (string | number)[][]): Promise<Uint8Array> {
   const workbook = new ExcelJS.Workbook();
@@ -74,7 +75,7 @@ describe("presence labels of a T2VHaluBench label set against a run's graded sco
         ]),
       outcome: (v) => ({ verdict: v < 2, overall: 50 }),
     });
-    const imported = await importT2vHaluBench(prisma, owner, projectId, {
+    const imported = await importT2vHaluBench(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
       file: await sheet([
         ["1.mp4", 1, 1, "s1", "-", "Sora"],
         ["2.mp4", 1, 1, "s1, s2", "-", "Sora"],
@@ -90,7 +91,11 @@ describe("presence labels of a T2VHaluBench label set against a run's graded sco
   });
 
   it("compares the label set's presence labels with the judge's derived presence at t and sweeps t = 0..10", async () => {
-    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema(builtInCatalogue()).parse({}));
+    const report = await projectAgreement(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "export.read"),
+      agreementQuerySchema(builtInCatalogue()).parse({}),
+    );
     expect(report.presence).toHaveLength(1);
     const presence = report.presence[0]!;
     expect(presence.threshold).toBe(5);
@@ -124,8 +129,7 @@ describe("presence labels of a T2VHaluBench label set against a run's graded sco
   it("takes the request's t (presenceThreshold) and refuses one outside the graded scale", async () => {
     const report = await projectAgreement(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       agreementQuerySchema(builtInCatalogue()).parse({ presenceThreshold: "4" }),
     );
     expect(report.presence[0]!.threshold).toBe(4);
@@ -138,8 +142,7 @@ describe("presence labels of a T2VHaluBench label set against a run's graded sco
     await expect(
       projectAgreement(
         prisma,
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "export.read"),
         agreementQuerySchema(builtInCatalogue()).parse({ presenceThreshold: "11" }),
       ),
     ).rejects.toThrow(ValidationError);
@@ -148,8 +151,7 @@ describe("presence labels of a T2VHaluBench label set against a run's graded sco
   it("exports each judged presence target with the judge's presence at the declared t", async () => {
     const { stream } = await projectExport(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       exportQuerySchema(builtInCatalogue()).parse({ format: "jsonl" }),
     );
     const rows = (await new Response(stream).text())

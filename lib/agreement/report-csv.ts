@@ -1,4 +1,4 @@
-import { csvRow, type CsvValue } from "../export/csv";
+import { csvRow, type CsvValue } from "../format/csv";
 import { BREAKDOWNS, type AgreementReport, type StatBlock } from "./types";
 
 export const REPORT_CSV_HEADER = [

@@ -68,13 +68,13 @@ export interface AgreementItem {
 
 export interface RunInfo {
   id: string;
-  /** The run's pipeline (its task), for the run's name (lib/runs/run-name.ts). */
+  /** The run's pipeline (its task), for the run's name (lib/run-records/run-name.ts). */
   pipeline?: string;
   endpointId: string;
   endpointName: string;
   model: string | null;
   createdAt: string;
-  /** Its name among the runs of the report, telling it apart from them (lib/runs/run-option-labels). */
+  /** Its name among the runs of the report, telling it apart from them (lib/judge/runs/run-option-labels). */
   label?: string;
 }
 

@@ -12,7 +12,7 @@ import { prisma } from "../db/prisma";
 import { ForbiddenError } from "../errors";
 import { createLabelSet } from "../label-sets/label-sets";
 import { metricsUnderSettings, storedVideoAnswers } from "../judge/engine/resummarise";
-import { projectPipelineDefaults } from "../judge/pipeline-defaults";
+import { projectPipelineDefaults } from "../judge/runs/pipeline-defaults";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 
 import { makeUser } from "../../testkit/testing/fixtures";
@@ -26,6 +26,7 @@ import { applyAlignedSettings, executeAlignment, getAlignment, startAlignment } 
 import { startAlignmentSchema } from "./alignment.validation";
 import { labelSetStore, type AlignmentLabelStore } from "./label-store";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 const VIDEOS = 60;
 const hallucinates = (i: number) => i % 2 === 0;
@@ -59,8 +60,7 @@ async function setUp(withBias: boolean): Promise<Setup> {
     });
   const labelSet = await createLabelSet(
     prisma,
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
     { name: "Verdicts", format: "generic", fileName: "verdicts.csv", sha256: "1".repeat(64), citation: "" },
     videoIds.map((videoId, i) => ({
       target: {
@@ -119,7 +119,12 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
 
   it("tunes the verdict's settings on train without a call and confirms the gain on held-out, significantly", async () => {
     const callsBefore = await prisma.llmCall.count({ where: { run: { projectId: biased.projectId }, cached: false } });
-    report = await alignBuiltinJudge(depsOf(biased.store), owner, biased.projectId, inputOf(biased));
+    report = await alignBuiltinJudge(
+      depsOf(biased.store),
+      await projectAccess(prisma, owner, biased.projectId, "prompts.manage"),
+      await projectAccess(prisma, owner, biased.projectId, "runs.manage"),
+      inputOf(biased),
+    );
     expect(report.targetKind).toBe("metric");
     expect(report.templateId).toBe("hallucination/static-hallucination");
     const baseline = report.candidates.find((c) => c.kind === "baseline")!;
@@ -177,7 +182,12 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
   });
 
   it("does not 'improve' a judge without the bias: the baseline stays best, and the held-out difference is not significant", async () => {
-    const plain = await alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, inputOf(unbiased));
+    const plain = await alignBuiltinJudge(
+      depsOf(unbiased.store),
+      await projectAccess(prisma, owner, unbiased.projectId, "prompts.manage"),
+      await projectAccess(prisma, owner, unbiased.projectId, "runs.manage"),
+      inputOf(unbiased),
+    );
     expect(plain.candidates.find((c) => c.kind === "baseline")!.train.kappa).toBe(1);
     expect(plain.candidates.filter((c) => c.kind === "settings")).toEqual([]);
     expect(plain.candidates.find((c) => c.id === plain.bestId)!.kind).toBe("baseline");
@@ -190,8 +200,8 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
     const progress: [number, number][] = [];
     const asked = await alignBuiltinJudge(
       { ...depsOf(unbiased.store), onProgress: (done, total) => void progress.push([done, total]) },
-      owner,
-      unbiased.projectId,
+      await projectAccess(prisma, owner, unbiased.projectId, "prompts.manage"),
+      await projectAccess(prisma, owner, unbiased.projectId, "runs.manage"),
       {
         ...inputOf(unbiased),
         rewrites: 0,
@@ -219,8 +229,7 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
     const started = await startAlignment(
       prisma,
       { enqueue: async () => {} },
-      owner,
-      biased.projectId,
+      await projectAccess(prisma, owner, biased.projectId, "rubrics.manage"),
       body,
       builtInCatalogue().pipelines,
     );
@@ -228,7 +237,11 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       started.id,
     );
-    const done = await getAlignment(prisma, owner, biased.projectId, started.id);
+    const done = await getAlignment(
+      prisma,
+      await projectAccess(prisma, owner, biased.projectId, "project.view"),
+      started.id,
+    );
     expect(done.status).toBe("done");
     const doneReport = done.report as BuiltinAlignmentReport;
     const best = doneReport.candidates.find((c) => c.id === doneReport.bestId)!;
@@ -239,37 +252,50 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
     await prisma.projectMember.create({
       data: { projectId: biased.projectId, userId: reviewer.userId, role: "reviewer" },
     });
-    await expect(
-      applyAlignedSettings(prisma, reviewer, biased.projectId, started.id, builtInCatalogue().pipelines),
-    ).rejects.toThrow(ForbiddenError);
+    await expect(projectAccess(prisma, reviewer, biased.projectId, "runs.manage")).rejects.toThrow(ForbiddenError);
     // The report's page: the settings in words (in the schema's key order, though jsonb stores its own), not yet applied.
-    const before = (await alignmentPageData(prisma, owner, biased.projectId, started.id)).selected!.bestSettings!;
+    const before = (
+      await alignmentPageData(prisma, await projectAccess(prisma, owner, biased.projectId, "project.view"), started.id)
+    ).selected!.bestSettings!;
     expect(before).toMatchObject({ changed: true, applied: false, canApply: true });
     expect(before.words).toMatch(/^aggregation [a-z-]+, verdict\.on [a-z_]+, verdict\.threshold \d+$/);
     expect(
-      (await alignmentPageData(prisma, reviewer, biased.projectId, started.id)).selected!.bestSettings!.canApply,
+      (
+        await alignmentPageData(
+          prisma,
+          await projectAccess(prisma, reviewer, biased.projectId, "project.view"),
+          started.id,
+        )
+      ).selected!.bestSettings!.canApply,
     ).toBe(false);
     const applied = await applyAlignedSettings(
       prisma,
-      owner,
-      biased.projectId,
+      await projectAccess(prisma, owner, biased.projectId, "runs.manage"),
       started.id,
       builtInCatalogue().pipelines,
     );
     expect(applied.settings).toEqual(best.settings);
     // Applied as a new version of the pipeline's defaults that names the alignment.
     expect(applied).toMatchObject({ number: 1, alignmentRunId: started.id, createdById: owner.userId });
-    expect((await projectPipelineDefaults(prisma, owner, biased.projectId)).hallucination).toEqual(best.settings);
-    expect((await alignmentPageData(prisma, owner, biased.projectId, started.id)).selected!.bestSettings!.applied).toBe(
-      true,
-    );
+    expect(
+      (await projectPipelineDefaults(prisma, await projectAccess(prisma, owner, biased.projectId, "project.view")))
+        .hallucination,
+    ).toEqual(best.settings);
+    expect(
+      (
+        await alignmentPageData(
+          prisma,
+          await projectAccess(prisma, owner, biased.projectId, "project.view"),
+          started.id,
+        )
+      ).selected!.bestSettings!.applied,
+    ).toBe(true);
     // Gold of the verdict is read as the verdict's own target type.
     await expect(
       startAlignment(
         prisma,
         { enqueue: async () => {} },
-        owner,
-        biased.projectId,
+        await projectAccess(prisma, owner, biased.projectId, "rubrics.manage"),
         {
           ...body,
           labels: { kind: "gold" },
@@ -281,8 +307,7 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
       startAlignment(
         prisma,
         { enqueue: async () => {} },
-        owner,
-        biased.projectId,
+        await projectAccess(prisma, owner, biased.projectId, "rubrics.manage"),
         {
           ...body,
           rewriteStepId: "video_summary",
@@ -293,8 +318,7 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
     // Too few labelled videos for a split is refused at the start, not as a failed job.
     const few = await createLabelSet(
       prisma,
-      owner,
-      biased.projectId,
+      await projectAccess(prisma, owner, biased.projectId, "videos.import"),
       { name: "Five verdicts", format: "generic", fileName: "five.csv", sha256: "4".repeat(64), citation: "" },
       biased.videoIds.slice(0, 5).map((videoId, i) => ({
         target: {
@@ -316,8 +340,7 @@ describe("aligning a built-in task's reviewed metric (hallucination's verdict)",
       startAlignment(
         prisma,
         { enqueue: async (id) => void queued.push(id) },
-        owner,
-        biased.projectId,
+        await projectAccess(prisma, owner, biased.projectId, "rubrics.manage"),
         {
           ...body,
           labels: { kind: "labelSet", id: few.id },

@@ -18,20 +18,21 @@ import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { labelReadSpy } from "../../testkit/testing/label-read-spy";
 import { createStubEndpoint } from "../../testkit/testing/stub-endpoint";
 import { pipelinePromptVersions } from "../prompt-versions/prompt-versions";
-import { parseTemplate } from "../judge/prompt-templates";
+import { parseTemplate } from "../prompt-versions/prompt-templates";
 import {
   alignableTargets,
   alignBuiltinJudge,
-  middleOfBestRun,
   type BuiltinAlignmentInput,
   type BuiltinAlignmentReport,
 } from "./align-builtin";
+import { middleOfBestRun } from "./builtin-grid";
 import { alignmentPageData } from "./alignment-page";
 import { executeAlignment, getAlignment, startAlignment } from "./alignment-runs";
 import { startAlignmentSchema } from "./alignment.validation";
 import type { AlignmentDeps } from "./align-judge";
 import { labelSetStore, type AlignmentLabelStore } from "./label-store";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 const VIDEOS = 40;
 let labelSetIds: Map<string, string>;
@@ -67,8 +68,7 @@ async function setUp(withArtefacts: boolean): Promise<Setup> {
     });
   const labelSet = await createLabelSet(
     prisma,
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
     { name: "Truth", format: "generic", fileName: "truth.csv", sha256: "0".repeat(64), citation: "" },
     videoIds.map((videoId, i) => ({
       target: {
@@ -175,7 +175,12 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
   });
 
   it("fixes a planted prompt bias: the best candidate is a saved prompt version with the sentence, better on held-out, significantly", async () => {
-    const report = await alignBuiltinJudge(depsOf(biased.store), owner, biased.projectId, inputOf(biased));
+    const report = await alignBuiltinJudge(
+      depsOf(biased.store),
+      await projectAccess(prisma, owner, biased.projectId, "prompts.manage"),
+      await projectAccess(prisma, owner, biased.projectId, "runs.manage"),
+      inputOf(biased),
+    );
     expect(report.split.train.length + report.split.heldOut.length).toBe(VIDEOS);
     expect(report.templateId).toBe("hallucination/inconsistency");
     const best = report.candidates.find((c) => c.id === report.bestId)!;
@@ -208,7 +213,12 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
   }, 240_000);
 
   it("does not 'improve' a judge without the bias: the held-out difference is not significant", async () => {
-    const report = await alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, inputOf(unbiased));
+    const report = await alignBuiltinJudge(
+      depsOf(unbiased.store),
+      await projectAccess(prisma, owner, unbiased.projectId, "prompts.manage"),
+      await projectAccess(prisma, owner, unbiased.projectId, "runs.manage"),
+      inputOf(unbiased),
+    );
     const held = report.heldOut!;
     // The judge already agrees on train: nothing to learn from, the baseline stays best and no version is saved.
     expect(report.candidates.find((c) => c.kind === "baseline")!.train.kappa).toBe(1);
@@ -224,7 +234,12 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     const runs = () => prisma.judgeRun.count({ where: { projectId: biased.projectId } });
     const { spy, events } = labelReadSpy(store, runs);
     const before = await runs();
-    const report = await alignBuiltinJudge(depsOf(spy), owner, biased.projectId, { ...inputOf(biased), seed: 11 });
+    const report = await alignBuiltinJudge(
+      depsOf(spy),
+      await projectAccess(prisma, owner, biased.projectId, "prompts.manage"),
+      await projectAccess(prisma, owner, biased.projectId, "runs.manage"),
+      { ...inputOf(biased), seed: 11 },
+    );
     const after = await runs();
     const heldOut = new Set(report.split.heldOut);
     expect(events.filter((e) => e.method === "strata")).toEqual([
@@ -244,8 +259,8 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     const progress: [number, number][] = [];
     const report = await alignBuiltinJudge(
       { ...depsOf(biased.store), onProgress: (done, total) => void progress.push([done, total]) },
-      owner,
-      biased.projectId,
+      await projectAccess(prisma, owner, biased.projectId, "prompts.manage"),
+      await projectAccess(prisma, owner, biased.projectId, "runs.manage"),
       {
         ...inputOf(biased),
         rewrites: 0,
@@ -300,11 +315,16 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
   }, 240_000);
 
   it("few-shot does not 'improve' a judge without the bias: the baseline stays best, the held-out difference is not significant", async () => {
-    const report = await alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, {
-      ...inputOf(unbiased),
-      rewrites: 0,
-      fewShot: 4,
-    });
+    const report = await alignBuiltinJudge(
+      depsOf(unbiased.store),
+      await projectAccess(prisma, owner, unbiased.projectId, "prompts.manage"),
+      await projectAccess(prisma, owner, unbiased.projectId, "runs.manage"),
+      {
+        ...inputOf(unbiased),
+        rewrites: 0,
+        fewShot: 4,
+      },
+    );
     expect(report.candidates.map((c) => c.kind)).toContain("fewshot");
     expect(report.candidates.find((c) => c.id === report.bestId)!.kind).toBe("baseline");
     const held = report.heldOut!;
@@ -318,12 +338,17 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     const runs = () => prisma.judgeRun.count({ where: { projectId: biased.projectId } });
     const { spy, events } = labelReadSpy(store, runs);
     const before = await runs();
-    const report = await alignBuiltinJudge(depsOf(spy), owner, biased.projectId, {
-      ...inputOf(biased),
-      seed: 13,
-      rewrites: 1,
-      fewShot: 4,
-    });
+    const report = await alignBuiltinJudge(
+      depsOf(spy),
+      await projectAccess(prisma, owner, biased.projectId, "prompts.manage"),
+      await projectAccess(prisma, owner, biased.projectId, "runs.manage"),
+      {
+        ...inputOf(biased),
+        seed: 13,
+        rewrites: 1,
+        fewShot: 4,
+      },
+    );
     const after = await runs();
     const heldOut = new Set(report.split.heldOut);
     const reads = events.filter((e) => e.method === "labels");
@@ -357,13 +382,23 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
 
   it("refuses a target no templated step scores (an unreviewed metric), and a budget that cannot cover the baseline", async () => {
     await expect(
-      alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, { ...inputOf(unbiased), targetId: "S" }),
+      alignBuiltinJudge(
+        depsOf(unbiased.store),
+        await projectAccess(prisma, owner, unbiased.projectId, "prompts.manage"),
+        await projectAccess(prisma, owner, unbiased.projectId, "runs.manage"),
+        { ...inputOf(unbiased), targetId: "S" },
+      ),
     ).rejects.toThrow(/no alignable target "S"/);
     await expect(
-      alignBuiltinJudge(depsOf(unbiased.store), owner, unbiased.projectId, {
-        ...inputOf(unbiased),
-        budget: { maxCalls: 10, maxCostUsd: 1 },
-      }),
+      alignBuiltinJudge(
+        depsOf(unbiased.store),
+        await projectAccess(prisma, owner, unbiased.projectId, "prompts.manage"),
+        await projectAccess(prisma, owner, unbiased.projectId, "runs.manage"),
+        {
+          ...inputOf(unbiased),
+          budget: { maxCalls: 10, maxCostUsd: 1 },
+        },
+      ),
     ).rejects.toThrow(/cannot cover the baseline on train/);
   });
 
@@ -382,8 +417,7 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     const started = await startAlignment(
       prisma,
       { enqueue: async (id) => void queued.push(id) },
-      owner,
-      biased.projectId,
+      await projectAccess(prisma, owner, biased.projectId, "rubrics.manage"),
       body,
       builtInCatalogue().pipelines,
     );
@@ -392,7 +426,11 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       started.id,
     );
-    const done = await getAlignment(prisma, owner, biased.projectId, started.id);
+    const done = await getAlignment(
+      prisma,
+      await projectAccess(prisma, owner, biased.projectId, "project.view"),
+      started.id,
+    );
     expect(done.status).toBe("done");
     expect(done.rubricTaskId).toBeNull();
     const report = done.report as BuiltinAlignmentReport;
@@ -401,14 +439,17 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
     expect(done.savedPromptVersion).toEqual({ id: best.promptVersionId, templateId: "hallucination/inconsistency" });
     const templates = await pipelinePromptVersions(
       prisma,
-      owner,
-      biased.projectId,
+      await projectAccess(prisma, owner, biased.projectId, "project.view"),
       builtInCatalogue().pipelines.hallucination!,
     );
     const versions = templates.find((t) => t.templateId === "hallucination/inconsistency")!.versions;
     expect(versions.find((v) => v.id === best.promptVersionId)!.alignmentId).toBe(started.id);
     expect(versions.filter((v) => v.id !== best.promptVersionId).every((v) => v.alignmentId === null)).toBe(true);
-    const page = await alignmentPageData(prisma, owner, biased.projectId, started.id);
+    const page = await alignmentPageData(
+      prisma,
+      await projectAccess(prisma, owner, biased.projectId, "project.view"),
+      started.id,
+    );
     const scoringSteps = [
       { id: "inconsistency", name: "Prompt inconsistency" },
       { id: "static_hallucination", name: "Static hallucination" },
@@ -443,8 +484,7 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
       startAlignment(
         prisma,
         { enqueue: async () => {} },
-        owner,
-        biased.projectId,
+        await projectAccess(prisma, owner, biased.projectId, "rubrics.manage"),
         { ...body, targetId: "S" },
         builtInCatalogue().pipelines,
       ),
@@ -453,8 +493,7 @@ describe("aligning a built-in task's judge (hallucination's prompt inconsistency
       startAlignment(
         prisma,
         { enqueue: async () => {} },
-        owner,
-        biased.projectId,
+        await projectAccess(prisma, owner, biased.projectId, "rubrics.manage"),
         {
           ...body,
           labels: { kind: "gold" },

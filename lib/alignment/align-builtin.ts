@@ -9,18 +9,17 @@
  * A rewrite is the optimizer's new body of the template, written from the train disagreements with their frames and
  * reasons, checked as an owner's edit is and saved as a prompt version noted "alignment candidate". For a score
  * target, the few-shot candidate is the best template so far with k train videos as examples in its front matter
- * (lib/judge/template-examples.ts: their prompt, first frames and label), saved as a prompt version too. Every run goes
+ * (lib/prompt-versions/template-examples.ts: their prompt, first frames and label), saved as a prompt version too. Every run goes
  * through createRun; the best on train is kept; only then are the baseline and the best run on held-out (the best
  * with its prompt version and settings) and the held-out labels read. The report has a rubric alignment's shape:
  * κ/F1 of both, the paired-bootstrap interval and p-value of the difference, calls and cost.
  */
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { ValidationError } from "../errors";
 import type { PrismaClient } from "../generated/prisma/client";
-import { loadTemplate } from "../judge/prompt-templates";
-import { withTemplateExamples } from "../judge/template-examples";
-import { createRun } from "../judge/runs";
+import { loadTemplate } from "../prompt-versions/prompt-templates";
+import { withTemplateExamples } from "../prompt-versions/template-examples";
+import { createRun } from "../judge/runs/runs";
 import { savePromptVersion, validateTemplateEdit } from "../prompt-versions/prompt-versions";
 import { getStorage } from "../storage/storage";
 import {
@@ -38,10 +37,10 @@ import { AlignmentCancelled } from "./alignment-cancelled";
 import { builtinDisagreements, builtinFewShotExamples } from "./builtin-train-evidence";
 import { AlignmentBudget, evaluateCandidates } from "./candidate-loop";
 import { alignmentOptimizer } from "./optimizer";
-import { bestSettingsOnTrain, middleOfBestRun, sameSettings, settingsWords } from "./builtin-grid";
-import { splitLabelled } from "./split";
+import { bestSettingsOnTrain, sameSettings, settingsWords } from "./builtin-grid";
+import { splitLabelled, type AlignmentSplit } from "./split";
 
-export { middleOfBestRun, sameSettings, settingsWords };
+export { sameSettings, settingsWords };
 
 export interface BuiltinAlignmentInput {
   pipeline: string;
@@ -198,8 +197,11 @@ const better = (a: BinaryAgreement, than: BinaryAgreement | undefined) => (a.kap
 /** What every run of a built-in alignment shares: the pipeline and target, the template rewritten, the budget. */
 interface BuiltinRunContext {
   deps: AlignmentDeps;
-  actor: Actor;
+  /** The alignment's own access: the prompt versions it tries are saved with it. */
+  access: ProjectAccess<"prompts.manage">;
   projectId: string;
+  /** The access its judge runs start with. */
+  runs: ProjectAccess<"runs.manage">;
   input: BuiltinAlignmentInput;
   /** The template rewritten, as shipped, and the step it is the template of. */
   shipped: ReturnType<typeof loadTemplate>;
@@ -242,7 +244,7 @@ async function runBuiltin(
   const { deps, input } = ctx;
   const { prisma } = deps;
   if (deps.signal?.aborted) throw new AlignmentCancelled("The alignment was cancelled.");
-  const run = await createRun({ prisma, queue: deps.queue, pipelines: deps.pipelines }, ctx.actor, ctx.projectId, {
+  const run = await createRun({ prisma, queue: deps.queue, pipelines: deps.pipelines }, ctx.runs, {
     pipeline: input.pipeline,
     endpointId: input.judgeEndpointId,
     videoIds: [...ids],
@@ -362,7 +364,7 @@ async function builtinRewrite(
     return error instanceof Error ? error.message : String(error);
   }
   if (pool.candidates.some((c) => c.body === body)) return "the optimizer proposed a template already tried";
-  const version = await savePromptVersion(ctx.deps.prisma, ctx.actor, ctx.projectId, {
+  const version = await savePromptVersion(ctx.deps.prisma, ctx.access, {
     templateId: ctx.step.templateId,
     text,
     note: "alignment candidate",
@@ -408,7 +410,7 @@ async function builtinFewShot(
   );
   if (examples.length === 0) return "no train video with frames to show";
   const text = withTemplateExamples(withBody(shipped.raw, parent.candidate.body), examples);
-  const version = await savePromptVersion(ctx.deps.prisma, ctx.actor, ctx.projectId, {
+  const version = await savePromptVersion(ctx.deps.prisma, ctx.access, {
     templateId: ctx.step.templateId,
     text: validateTemplateEdit(shipped, text).raw,
     note: "alignment candidate",
@@ -456,22 +458,58 @@ async function builtinHeldOut(
   return heldOutComparison({ ...a, runId: heldBase.runId }, { ...b, runId: heldBest.runId }, ctx.input.seed ?? 1);
 }
 
+/** The step whose template the alignment rewrites: the one asked for, else the target's first. */
+function rewrittenStep(alignable: AlignableTarget, rewriteStepId: string | undefined) {
+  const step = rewriteStepId ? alignable.steps.find((s) => s.stepId === rewriteStepId) : alignable.steps[0];
+  if (!step)
+    throw new ValidationError(
+      `rewriteStepId: the steps whose template can be rewritten for "${alignable.target.id}" are ${alignable.steps.map((s) => s.stepId).join(", ")}.`,
+    );
+  return step;
+}
+
+/**
+ * The alignment's call budget, refused unless it covers the baseline on train and the final held-out runs. The
+ * calls of one run of the pipeline per video are counted from the baseline's train run; until then, one.
+ */
+function builtinBudgetFor(limits: BuiltinAlignmentInput["budget"], split: AlignmentSplit): AlignmentBudget {
+  const budget = new AlignmentBudget(limits, split.heldOut.length);
+  if (!budget.fits(split.train.length))
+    throw new ValidationError(
+      `The budget of ${limits.maxCalls} calls cannot cover the baseline on train (${split.train.length} videos) and the final held-out runs.`,
+    );
+  return budget;
+}
+
+/** What the optimizer is asked to rewrite: the candidate's template body, named for the target and its scale. */
+function builtinRewriteSubject(
+  alignable: AlignableTarget,
+  step: AlignableTarget["steps"][number],
+  candidate: BuiltinCandidate,
+) {
+  const { target } = alignable;
+  return {
+    name: alignable.kind === "metric" ? `${target.label}, through the ${step.label} step's prompt` : target.label,
+    definition: candidate.body,
+    scale:
+      target.scale.kind === "numeric"
+        ? `${target.scale.min} to ${target.scale.max}`
+        : target.scale.values.map((v) => `${v.value} ${v.label}`).join(", "),
+  };
+}
+
 export async function alignBuiltinJudge(
   deps: AlignmentDeps,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"prompts.manage">,
+  runs: ProjectAccess<"runs.manage">,
   input: BuiltinAlignmentInput,
 ): Promise<BuiltinAlignmentReport> {
   const { prisma } = deps;
-  await requireProjectAccess(prisma, actor, projectId, "prompts.manage");
+  const { projectId } = access;
   const alignable = alignableTargets(deps.pipelines, input.pipeline).find((t) => t.target.id === input.targetId);
   if (!alignable) throw new ValidationError(`Pipeline ${input.pipeline} has no alignable target "${input.targetId}".`);
   const { target } = alignable;
-  const step = input.rewriteStepId ? alignable.steps.find((s) => s.stepId === input.rewriteStepId) : alignable.steps[0];
-  if (!step)
-    throw new ValidationError(
-      `rewriteStepId: the steps whose template can be rewritten for "${target.id}" are ${alignable.steps.map((s) => s.stepId).join(", ")}.`,
-    );
+  const step = rewrittenStep(alignable, input.rewriteStepId);
   const { stepId, templateId } = step;
   const shipped = loadTemplate(templateId);
   const optimizer = await alignmentOptimizer(prisma, projectId, input.optimizerEndpointId, deps.optimizerClient);
@@ -489,12 +527,7 @@ export async function alignBuiltinJudge(
   let done = 0;
   const steps = 1 + rewrites + (fewShot > 0 && fewShotOffered ? 1 : 0) + 2;
   const progress = (message: string) => deps.onProgress?.(++done, steps, message);
-  // The calls of one run of the pipeline per video are counted from the baseline's train run; until then, one.
-  const budget = new AlignmentBudget(input.budget, split.heldOut.length);
-  if (!budget.fits(split.train.length))
-    throw new ValidationError(
-      `The budget of ${input.budget.maxCalls} calls cannot cover the baseline on train (${split.train.length} videos) and the final held-out runs.`,
-    );
+  const budget = builtinBudgetFor(input.budget, split);
   // An item pipeline's runs judge the labelled items' set (the one set they belong to).
   const itemSetId = deps.pipelines[input.pipeline]!.items
     ? await labelledItemSet(
@@ -503,7 +536,7 @@ export async function alignBuiltinJudge(
         [...trainLabels.keys()].map((k) => unitParts(k).itemId),
       )
     : null;
-  const ctx: BuiltinRunContext = { deps, actor, projectId, input, shipped, step, alignable, itemSetId, budget };
+  const ctx: BuiltinRunContext = { deps, access, projectId, runs, input, shipped, step, alignable, itemSetId, budget };
   const train = { ids: split.train, labels: trainLabels, units: [...trainLabels.keys()].sort() };
   const pool = builtinCandidates(ctx, truthPositive, train);
   const { candidates, evaluate } = pool;
@@ -545,14 +578,7 @@ export async function alignBuiltinJudge(
         truthPositive,
         optimizer.config.imageDetail,
       ),
-    rewriteSubject: (parent) => ({
-      name: alignable.kind === "metric" ? `${target.label}, through the ${step.label} step's prompt` : target.label,
-      definition: parent.candidate.body,
-      scale:
-        target.scale.kind === "numeric"
-          ? `${target.scale.min} to ${target.scale.max}`
-          : target.scale.values.map((v) => `${v.value} ${v.label}`).join(", "),
-    }),
+    rewriteSubject: (parent) => builtinRewriteSubject(alignable, step, parent.candidate),
     rewrite: (parent, proposed) => builtinRewrite(ctx, pool, parent, proposed),
     fewShot:
       fewShot === 0

@@ -16,8 +16,8 @@ import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-dep
 import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { labelReadSpy } from "../../testkit/testing/label-read-spy";
 import { createStubEndpoint } from "../../testkit/testing/stub-endpoint";
-import { createRun } from "../judge/runs";
-import { listSettingsVersions } from "../judge/settings-versions";
+import { createRun } from "../judge/runs/runs";
+import { listSettingsVersions } from "../judge/runs/settings-versions";
 import {
   alignableTargets,
   alignBuiltinJudge,
@@ -28,6 +28,7 @@ import { alignmentPageData } from "./alignment-page";
 import { applyAlignedSettings, executeAlignment, getAlignment, startAlignment } from "./alignment-runs";
 import { labelSetStore, unitVideo } from "./label-store";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 const VIDEOS = 16;
 const KEY_FRAMES = 2;
@@ -69,8 +70,7 @@ beforeAll(async () => {
   ] as const) {
     const set = await createLabelSet(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       {
         name: `Per ${target}`,
         format: "generic",
@@ -144,7 +144,12 @@ describe("aligning a category per key frame or per cluster on its own", () => {
     );
     const runs = () => prisma.judgeRun.count({ where: { projectId } });
     const { spy, events } = labelReadSpy(store, runs);
-    const report = await alignBuiltinJudge(depsOf(spy), owner, projectId, { ...inputOf("s3"), fewShot: 2 });
+    const report = await alignBuiltinJudge(
+      depsOf(spy),
+      await projectAccess(prisma, owner, projectId, "prompts.manage"),
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
+      { ...inputOf("s3"), fewShot: 2 },
+    );
     expect(report.templateId).toBe("hallucination/static-hallucination");
     const baseline = report.candidates.find((c) => c.kind === "baseline")!;
     // Each train video's two key frames are compared: n counts key frames, not videos.
@@ -179,7 +184,12 @@ describe("aligning a category per key frame or per cluster on its own", () => {
     const labels = await store.labels(videoIds);
     expect(labels.size).toBe(VIDEOS * KEY_FRAMES);
     expect(new Set([...labels.keys()].map(unitVideo)).size).toBe(VIDEOS);
-    const report = await alignBuiltinJudge(depsOf(store), owner, projectId, inputOf("d2"));
+    const report = await alignBuiltinJudge(
+      depsOf(store),
+      await projectAccess(prisma, owner, projectId, "prompts.manage"),
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
+      inputOf("d2"),
+    );
     expect(report).toMatchObject({
       templateId: "hallucination/dynamic-hallucination",
       stepId: "dynamic_hallucination",
@@ -201,8 +211,7 @@ describe("aligning a category per key frame or per cluster on its own", () => {
     const started = await startAlignment(
       prisma,
       { enqueue: async () => {} },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "rubrics.manage"),
       {
         pipeline: "hallucination",
         targetId: "s3",
@@ -221,18 +230,28 @@ describe("aligning a category per key frame or per cluster on its own", () => {
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       started.id,
     );
-    const done = await getAlignment(prisma, owner, projectId, started.id);
+    const done = await getAlignment(prisma, await projectAccess(prisma, owner, projectId, "project.view"), started.id);
     expect(done.status).toBe("done");
     expect(
       (done.report as BuiltinAlignmentReport).candidates.find((c) => c.id === done.report!.bestId)!.threshold,
     ).toBe(8);
 
     // The report's page offers the tuned threshold as part of the defaults for new runs.
-    const before = (await alignmentPageData(prisma, owner, projectId, started.id)).selected!.bestSettings!;
+    const before = (
+      await alignmentPageData(prisma, await projectAccess(prisma, owner, projectId, "project.view"), started.id)
+    ).selected!.bestSettings!;
     expect(before).toMatchObject({ changed: true, applied: false, canApply: true });
     expect(before.words).toMatch(/s3 positive threshold 8$/);
-    const first = await applyAlignedSettings(prisma, owner, projectId, started.id, builtInCatalogue().pipelines);
-    expect((await alignmentPageData(prisma, owner, projectId, started.id)).selected!.bestSettings!.applied).toBe(true);
+    const first = await applyAlignedSettings(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
+      started.id,
+      builtInCatalogue().pipelines,
+    );
+    expect(
+      (await alignmentPageData(prisma, await projectAccess(prisma, owner, projectId, "project.view"), started.id))
+        .selected!.bestSettings!.applied,
+    ).toBe(true);
     expect(first).toMatchObject({
       number: 1,
       thresholds: { s3: 8 },
@@ -241,20 +260,23 @@ describe("aligning a category per key frame or per cluster on its own", () => {
     });
     const run1 = await createRun(
       { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       {
         pipeline: "hallucination",
         endpointId,
         videoIds: [videoIds[0]!],
       },
     );
-    const second = await applyAlignedSettings(prisma, owner, projectId, started.id, builtInCatalogue().pipelines);
+    const second = await applyAlignedSettings(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
+      started.id,
+      builtInCatalogue().pipelines,
+    );
     expect(second.number).toBe(2);
     const run2 = await createRun(
       { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       {
         pipeline: "hallucination",
         endpointId,
@@ -262,7 +284,11 @@ describe("aligning a category per key frame or per cluster on its own", () => {
       },
     );
 
-    const versions = await listSettingsVersions(prisma, owner, projectId, "hallucination");
+    const versions = await listSettingsVersions(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      "hallucination",
+    );
     expect(versions.map((v) => v.number)).toEqual([2, 1]);
     expect(versions[1]).toMatchObject({ id: first.id, thresholds: { s3: 8 }, alignmentRunId: started.id });
     const stored = await prisma.judgeRun.findMany({

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { createRun } from "../judge/runs";
+import { createRun } from "../judge/runs/runs";
 import { createLabelSet } from "../label-sets/label-sets";
 import { SIM_FIX_SENTENCE, SIM_NEUTRAL_SENTENCE } from "../../testkit/llm-stub/alignment-stub-rule";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
@@ -25,6 +25,7 @@ import { alignRubricJudge, type AlignmentDeps, type AlignmentInput } from "./ali
 import { goldStore, labelSetStore, type AlignmentLabelStore } from "./label-store";
 import { judgmentKey } from "../reviews/judgment-key";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 const VIDEOS = 40;
 const GOLD_VIDEOS = 30;
@@ -78,12 +79,13 @@ async function setUp(sentence: string): Promise<Setup> {
       where: { id },
       data: { prompt: `A ball rolls down ramp ${i} [sim-truth=${truthOf(i)}]` },
     });
-  const task = await createRubricTask(prisma, owner, projectId, { definition: rubric(sentence) });
+  const task = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
+    definition: rubric(sentence),
+  });
   const target = rubricTargetId(task.key, "defects");
   const labelSet = await createLabelSet(
     prisma,
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
     { name: "Truth", format: "generic", fileName: "truth.csv", sha256: "0".repeat(64), citation: "" },
     videoIds.map((videoId, i) => ({
       target: {
@@ -153,10 +155,15 @@ afterAll(async () => stub?.close());
 
 describe("aligning a rubric judge to a label set", () => {
   it("fixes a planted rubric bias: the best candidate adds the missing sentence and beats the baseline on held-out, significantly", async () => {
-    const report = await alignRubricJudge(depsOf(biased.store), owner, biased.projectId, {
-      ...inputOf(biased),
-      fewShot: 4,
-    });
+    const report = await alignRubricJudge(
+      depsOf(biased.store),
+      await projectAccess(prisma, owner, biased.projectId, "rubrics.manage"),
+      await projectAccess(prisma, owner, biased.projectId, "runs.manage"),
+      {
+        ...inputOf(biased),
+        fewShot: 4,
+      },
+    );
     expect(report.split.train.length + report.split.heldOut.length).toBe(VIDEOS);
     expect(report.split.train.filter((id) => report.split.heldOut.includes(id))).toEqual([]);
     // Stratified: each class is 40% held-out, ±1.
@@ -178,10 +185,15 @@ describe("aligning a rubric judge to a label set", () => {
   }, 120_000);
 
   it("does not 'improve' a judge without the bias: the held-out difference is not significant", async () => {
-    const report = await alignRubricJudge(depsOf(unbiased.store), owner, unbiased.projectId, {
-      ...inputOf(unbiased),
-      fewShot: 4,
-    });
+    const report = await alignRubricJudge(
+      depsOf(unbiased.store),
+      await projectAccess(prisma, owner, unbiased.projectId, "rubrics.manage"),
+      await projectAccess(prisma, owner, unbiased.projectId, "runs.manage"),
+      {
+        ...inputOf(unbiased),
+        fewShot: 4,
+      },
+    );
     expect(report.candidates.map((c) => c.kind)).toContain("fewshot");
     expect(
       report.candidates.some(
@@ -200,11 +212,16 @@ describe("aligning a rubric judge to a label set", () => {
       const runs = () => prisma.judgeRun.count({ where: { projectId: biased.projectId } });
       const { spy, events } = labelReadSpy(store, runs);
       const before = await runs();
-      const report = await alignRubricJudge(depsOf(spy), owner, biased.projectId, {
-        ...inputOf(biased),
-        seed: 11,
-        fewShot: 2,
-      });
+      const report = await alignRubricJudge(
+        depsOf(spy),
+        await projectAccess(prisma, owner, biased.projectId, "rubrics.manage"),
+        await projectAccess(prisma, owner, biased.projectId, "runs.manage"),
+        {
+          ...inputOf(biased),
+          seed: 11,
+          fewShot: 2,
+        },
+      );
       const after = await runs();
       const labelled = source === "gold" ? biased.videoIds.slice(0, GOLD_VIDEOS) : biased.videoIds;
       expect(report.split.train.length + report.split.heldOut.length).toBe(labelled.length);
@@ -261,11 +278,16 @@ describe("aligning a rubric judge to a label set", () => {
 
   it("few-shot: k train videos shown with their frames and labels remove the planted bias, on held-out too", async () => {
     const fresh = await setUp("");
-    const report = await alignRubricJudge(depsOf(fresh.store), owner, fresh.projectId, {
-      ...inputOf(fresh),
-      rewrites: 0,
-      fewShot: 4,
-    });
+    const report = await alignRubricJudge(
+      depsOf(fresh.store),
+      await projectAccess(prisma, owner, fresh.projectId, "rubrics.manage"),
+      await projectAccess(prisma, owner, fresh.projectId, "runs.manage"),
+      {
+        ...inputOf(fresh),
+        rewrites: 0,
+        fewShot: 4,
+      },
+    );
     const fewShot = report.candidates.find((c) => c.kind === "fewshot")!;
     const examples = fewShot.definition.examples!;
     expect(examples).toHaveLength(4);
@@ -309,8 +331,8 @@ describe("aligning a rubric judge to a label set", () => {
     const fresh = await setUp("");
     const report = await alignRubricJudge(
       depsOf(fresh.store),
-      owner,
-      fresh.projectId,
+      await projectAccess(prisma, owner, fresh.projectId, "rubrics.manage"),
+      await projectAccess(prisma, owner, fresh.projectId, "runs.manage"),
       inputOf(fresh, { maxCalls, maxCostUsd: 10 }),
     );
     expect(report.stopped).toMatch(/^Stopped at the budget \(\d+ of \d+ calls/);
@@ -318,7 +340,12 @@ describe("aligning a rubric judge to a label set", () => {
     expect(report.heldOut).not.toBeNull();
     expect(report.calls).toBeLessThanOrEqual(maxCalls);
     await expect(
-      alignRubricJudge(depsOf(fresh.store), owner, fresh.projectId, inputOf(fresh, { maxCalls: 10, maxCostUsd: 10 })),
+      alignRubricJudge(
+        depsOf(fresh.store),
+        await projectAccess(prisma, owner, fresh.projectId, "rubrics.manage"),
+        await projectAccess(prisma, owner, fresh.projectId, "runs.manage"),
+        inputOf(fresh, { maxCalls: 10, maxCostUsd: 10 }),
+      ),
     ).rejects.toThrow(/cannot cover the baseline on train/);
   }, 120_000);
 
@@ -329,8 +356,7 @@ describe("aligning a rubric judge to a label set", () => {
     await expect(
       createRun(
         { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-        owner,
-        biased.projectId,
+        await projectAccess(prisma, owner, biased.projectId, "runs.manage"),
         {
           pipeline: biased.pipeline,
           endpointId: biased.endpointId,

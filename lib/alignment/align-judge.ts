@@ -8,13 +8,13 @@
  * through createRun, so candidates are judged exactly as a run judges. Calls and cost stop at the budget.
  */
 import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import type { PrismaClient } from "../generated/prisma/client";
-import type { LlmClient } from "../judge/llm-client";
-import type { JudgeQueue } from "../judge/judge-queue";
-import { createRun } from "../judge/runs";
-import type { PipelineDefinition } from "../judge/engine/pipeline";
+import type { LlmClient } from "../judge/calls/llm-client";
+import type { JudgeQueue } from "../judge/workers/judge-queue";
+import { createRun } from "../judge/runs/runs";
+import type { PipelineDefinition } from "../task-modules/pipeline-types";
 import { rubricMetricId, rubricPipelineId } from "../rubrics/rubric-declaration";
 import type { RubricCriterion, RubricDefinition, RubricExample } from "../rubrics/rubric-definition";
 import { getStorage } from "../storage/storage";
@@ -119,14 +119,72 @@ function scaleWords(c: RubricCriterion): string {
   return c.labels.map((l, i) => `${i} ${l.label}`).join(", ");
 }
 
+/** The alignment's call budget, refused unless it covers the baseline on train and the final held-out runs. */
+function alignmentBudgetFor(limits: AlignmentInput["budget"], split: AlignmentSplit): AlignmentBudget {
+  const budget = new AlignmentBudget(limits, split.heldOut.length);
+  if (!budget.fits(split.train.length)) {
+    throw new ValidationError(
+      `The budget of ${limits.maxCalls} calls cannot cover the baseline on train (${split.train.length} calls) and the final held-out runs (${budget.reserve()}).`,
+    );
+  }
+  return budget;
+}
+
+/**
+ * The baseline and the best candidate on the held-out videos: their runs first, then (only now) the held-out
+ * labels, each run's values paired with them under the truth's positive rule and its own definition's.
+ */
+async function compareOnHeldOut(
+  ctx: RubricRunContext,
+  baseline: RubricDefinition,
+  best: AlignmentCandidate,
+  heldOutIds: readonly string[],
+  criterionId: string,
+  progress: (message: string) => void,
+  seed: number,
+) {
+  const truthPositive = criterionPositive(baseline, criterionId);
+  const heldBase = await runRubric(ctx, baseline, heldOutIds, false);
+  progress("baseline on held-out");
+  const heldBest = best.kind === "baseline" ? heldBase : await runRubric(ctx, best.definition, heldOutIds, true);
+  progress("best on held-out");
+  const heldLabels = await ctx.deps.labels.labels(heldOutIds);
+  const a = labelledPairs(heldBase.values, heldLabels, truthPositive, truthPositive, [...heldLabels.keys()].sort());
+  const b = labelledPairs(
+    heldBest.values,
+    heldLabels,
+    truthPositive,
+    criterionPositive(best.definition, criterionId),
+    a.ids,
+  );
+  return heldOutComparison({ ...a, runId: heldBase.runId }, { ...b, runId: heldBest.runId }, seed);
+}
+
+/** The train units in order, and for a rubric over items the item set its train runs judge (the labelled items). */
+async function trainingUnits(
+  prisma: PrismaClient,
+  projectId: string,
+  trainLabels: ReadonlyMap<string, unknown>,
+  perItem: boolean,
+) {
+  const itemSetId = perItem
+    ? await labelledItemSet(
+        prisma,
+        projectId,
+        [...trainLabels.keys()].map((k) => unitParts(k).itemId),
+      )
+    : null;
+  return { itemSetId, trainUnits: [...trainLabels.keys()].sort() };
+}
+
 export async function alignRubricJudge(
   deps: AlignmentDeps,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"rubrics.manage">,
+  runs: ProjectAccess<"runs.manage">,
   input: AlignmentInput,
 ): Promise<AlignmentReport> {
   const { prisma } = deps;
-  await requireProjectAccess(prisma, actor, projectId, "rubrics.manage");
+  const { actor, projectId } = access;
   const { pipeline, baseline, criterion, metric } = await rubricTarget(prisma, projectId, input);
   const optimizer = await alignmentOptimizer(prisma, projectId, input.optimizerEndpointId, deps.optimizerClient);
   const storage = deps.storage ?? getStorage();
@@ -135,31 +193,20 @@ export async function alignRubricJudge(
 
   // 1. The split: the held-out labels reach nothing but their class, here.
   const { split, trainLabels } = await splitLabelled(deps.labels, input.heldOutShare ?? 0.4, input.seed ?? 1);
-  const itemSetId = perItem
-    ? await labelledItemSet(
-        prisma,
-        projectId,
-        [...trainLabels.keys()].map((k) => unitParts(k).itemId),
-      )
-    : null;
-  const trainUnits = [...trainLabels.keys()].sort();
+  const { itemSetId, trainUnits } = await trainingUnits(prisma, projectId, trainLabels, perItem);
 
   const rewrites = input.rewrites ?? 2;
   const fewShot = input.fewShot ?? 0;
   const steps = 1 + rewrites + (fewShot > 0 ? 1 : 0) + 2;
   let done = 0;
   const progress = (message: string) => deps.onProgress?.(++done, steps, message);
-  const budget = new AlignmentBudget(input.budget, split.heldOut.length);
-  if (!budget.fits(split.train.length)) {
-    throw new ValidationError(
-      `The budget of ${input.budget.maxCalls} calls cannot cover the baseline on train (${split.train.length} calls) and the final held-out runs (${budget.reserve()}).`,
-    );
-  }
+  const budget = alignmentBudgetFor(input.budget, split);
 
   const ctx: RubricRunContext = {
     deps,
     actor,
     projectId,
+    runs,
     endpointId: input.judgeEndpointId,
     pipeline,
     metric,
@@ -222,25 +269,13 @@ export async function alignRubricJudge(
   // 2. Keep the best on train (the earliest on a tie, so the baseline wins a tie).
   const best = candidates.reduce((a, b) => ((b.train.kappa ?? -2) > (a.train.kappa ?? -2) + 1e-12 ? b : a));
   // 3. Only now: the held-out runs, then the held-out labels.
-  const heldBase = await runRubric(ctx, baseline, split.heldOut, false);
-  progress("baseline on held-out");
-  const heldBest = best.kind === "baseline" ? heldBase : await runRubric(ctx, best.definition, split.heldOut, true);
-  progress("best on held-out");
-  const heldLabels = await deps.labels.labels(split.heldOut);
-  const a = labelledPairs(heldBase.values, heldLabels, truthPositive, truthPositive, [...heldLabels.keys()].sort());
-  const b = labelledPairs(
-    heldBest.values,
-    heldLabels,
-    truthPositive,
-    criterionPositive(best.definition, criterion.id),
-    a.ids,
-  );
+  const heldOut = await compareOnHeldOut(ctx, baseline, best, split.heldOut, criterion.id, progress, input.seed ?? 1);
   return {
     split,
     candidates,
     skipped,
     bestId: best.id,
-    heldOut: heldOutComparison({ ...a, runId: heldBase.runId }, { ...b, runId: heldBest.runId }, input.seed ?? 1),
+    heldOut,
     calls: budget.calls,
     costUsd: budget.costUsd,
     stopped,
@@ -270,6 +305,8 @@ interface RubricRunContext {
   deps: AlignmentDeps;
   actor: Actor;
   projectId: string;
+  /** The access its judge runs start with. */
+  runs: ProjectAccess<"runs.manage">;
   endpointId: string;
   pipeline: string;
   metric: string;
@@ -289,7 +326,7 @@ async function runRubric(
   const { prisma } = deps;
   if (deps.signal?.aborted) throw new AlignmentCancelled("The alignment was cancelled.");
   // A rubric task's run: the pipeline is the project's own (createRun reads the project's catalogue).
-  const run = await createRun({ prisma, queue: deps.queue }, ctx.actor, ctx.projectId, {
+  const run = await createRun({ prisma, queue: deps.queue }, ctx.runs, {
     pipeline: ctx.pipeline,
     endpointId: ctx.endpointId,
     videoIds: [...ids],

@@ -1,9 +1,8 @@
 /** What the "Align a judge" page shows: past alignments for every member, and for owners the choices of a new one. */
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess, roleCan } from "../authz/permissions";
+import { roleCan, type ProjectAccess } from "../authz/permissions";
 import type { PrismaClient } from "../generated/prisma/client";
-import { listEndpoints } from "../judge/endpoints";
-import { projectPipelineDefaults } from "../judge/pipeline-defaults";
+import { listEndpoints } from "../judge/endpoints/endpoints";
+import { projectPipelineDefaults } from "../judge/runs/pipeline-defaults";
 import { listLabelSets } from "../label-sets/label-sets";
 import { listRubricTasks } from "../rubrics/rubric-tasks";
 
@@ -11,42 +10,30 @@ import { builtInCatalogue } from "../task-modules/task-catalogue";
 import { alignableTargets, sameSettings, settingsWords, type BuiltinAlignmentReport } from "./align-builtin";
 import { alignedChange, getAlignment, listAlignments } from "./alignment-runs";
 import { alignmentLabelsOf, type StartBuiltinAlignmentInput } from "./alignment.validation";
-import { latestSettingsVersion } from "../judge/settings-versions";
+import { latestSettingsVersion } from "../judge/runs/settings-versions";
 
-export async function alignmentPageData(
+/** Whose labels the alignment was measured against, in words. */
+async function labelsWords(
   prisma: PrismaClient,
-  actor: Actor,
   projectId: string,
-  alignmentId: string | null,
+  input: Parameters<typeof alignmentLabelsOf>[0],
+): Promise<string> {
+  const source = alignmentLabelsOf(input);
+  if (source.kind === "gold") return "the project's gold values (adjudicated)";
+  const set = await prisma.labelSet.findFirst({ where: { id: source.id, projectId }, select: { name: true } });
+  return `the label set "${set?.name ?? "(deleted)"}"`;
+}
+
+/**
+ * The split's videos by name, for the report's list, each part sorted by name (a video deleted since keeps its
+ * place, without a name, at the end).
+ */
+async function namedSplitVideos(
+  prisma: PrismaClient,
+  projectId: string,
+  split: { train: readonly string[]; heldOut: readonly string[] } | null,
 ) {
-  const role = await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const canManage = roleCan(role, "rubrics.manage");
-  const tasks = (await listRubricTasks(prisma, actor, projectId)).filter((t) => !t.archived);
-  const taskName = new Map(tasks.map((t) => [t.id, t.name]));
-  // A built-in task's alignment names its pipeline; a rubric task's, its task.
-  const nameOf = (a: { rubricTaskId: string | null; pipeline: string | null }) =>
-    a.pipeline
-      ? `${builtInCatalogue().findTask(a.pipeline)?.label ?? a.pipeline} (built-in)`
-      : (taskName.get(a.rubricTaskId ?? "") ?? "(archived task)");
-  const alignments = (await listAlignments(prisma, actor, projectId)).map((a) => ({
-    ...a,
-    taskName: nameOf(a),
-    createdAt: a.createdAt.toISOString(),
-  }));
-  const selected =
-    alignmentId && alignments.some((a) => a.id === alignmentId)
-      ? await getAlignment(prisma, actor, projectId, alignmentId)
-      : null;
-  const labelsOf = async () => {
-    if (!selected) return "";
-    const source = alignmentLabelsOf(selected.input);
-    if (source.kind === "gold") return "the project's gold values (adjudicated)";
-    const set = await prisma.labelSet.findFirst({ where: { id: source.id, projectId }, select: { name: true } });
-    return `the label set "${set?.name ?? "(deleted)"}"`;
-  };
-  const labels = await labelsOf();
-  // The split's videos by name, for the report's list (a video deleted since keeps its place, without a name).
-  const splitIds = selected?.report ? [...selected.report.split.train, ...selected.report.split.heldOut] : [];
+  const splitIds = split ? [...split.train, ...split.heldOut] : [];
   const names = new Map(
     (
       await prisma.video.findMany({
@@ -59,19 +46,62 @@ export async function alignmentPageData(
     ids
       .map((id) => ({ id, name: names.get(id) ?? null }))
       .sort((a, b) => (a.name ?? "\uffff").localeCompare(b.name ?? "\uffff"));
-  const splitVideos = selected?.report
-    ? { train: named(selected.report.split.train), heldOut: named(selected.report.split.heldOut) }
-    : null;
+  return split ? { train: named(split.train), heldOut: named(split.heldOut) } : null;
+}
+
+/** The built-in tasks with an alignable target, each target with its scope and the steps the optimizer may rewrite. */
+function alignableBuiltins() {
+  return Object.keys(builtInCatalogue().pipelines)
+    .map((pipeline) => ({
+      pipeline,
+      name: `${builtInCatalogue().findTask(pipeline)?.label ?? pipeline} (built-in)`,
+      targets: alignableTargets(builtInCatalogue().pipelines, pipeline).map((t) => ({
+        id: t.target.id,
+        name:
+          t.kind === "metric"
+            ? `${t.target.label} (metric "${t.target.id}")`
+            : t.scope === "video"
+              ? t.target.label
+              : `${t.target.label} (per ${t.scope.replace("_", " ")})`,
+        kind: t.kind,
+        /** What one label is about: the video, or each key frame, cluster or item of it. */
+        scope: t.scope,
+        /** The steps whose template the optimizer may rewrite: a metric's choice, a score target's own step. */
+        steps: t.steps.map((s) => ({ id: s.stepId, name: s.label })),
+      })),
+    }))
+    .filter((b) => b.targets.length > 0);
+}
+
+export async function alignmentPageData(prisma: PrismaClient, access: ProjectAccess, alignmentId: string | null) {
+  const { projectId, role } = access;
+  const canManage = roleCan(role, "rubrics.manage");
+  const tasks = (await listRubricTasks(prisma, access)).filter((t) => !t.archived);
+  const taskName = new Map(tasks.map((t) => [t.id, t.name]));
+  // A built-in task's alignment names its pipeline; a rubric task's, its task.
+  const nameOf = (a: { rubricTaskId: string | null; pipeline: string | null }) =>
+    a.pipeline
+      ? `${builtInCatalogue().findTask(a.pipeline)?.label ?? a.pipeline} (built-in)`
+      : (taskName.get(a.rubricTaskId ?? "") ?? "(archived task)");
+  const alignments = (await listAlignments(prisma, access)).map((a) => ({
+    ...a,
+    taskName: nameOf(a),
+    createdAt: a.createdAt.toISOString(),
+  }));
+  const selected =
+    alignmentId && alignments.some((a) => a.id === alignmentId)
+      ? await getAlignment(prisma, access, alignmentId)
+      : null;
+  const labels = selected ? await labelsWords(prisma, projectId, selected.input) : "";
+  const splitVideos = await namedSplitVideos(prisma, projectId, selected?.report?.split ?? null);
   const bestSettings =
     selected?.pipeline && selected.report
       ? await bestSettingsOf(
           prisma,
-          actor,
-          projectId,
+          access,
           selected.pipeline,
           (selected.input as StartBuiltinAlignmentInput).targetId,
           selected.report as BuiltinAlignmentReport,
-          role,
         )
       : null;
   const choices = canManage
@@ -85,28 +115,9 @@ export async function alignmentPageData(
          * Built-in tasks with a target that can be aligned (a target a step scores with its own template, per video,
          * key frame, cluster or item, or a reviewed metric).
          */
-        builtins: Object.keys(builtInCatalogue().pipelines)
-          .map((pipeline) => ({
-            pipeline,
-            name: `${builtInCatalogue().findTask(pipeline)?.label ?? pipeline} (built-in)`,
-            targets: alignableTargets(builtInCatalogue().pipelines, pipeline).map((t) => ({
-              id: t.target.id,
-              name:
-                t.kind === "metric"
-                  ? `${t.target.label} (metric "${t.target.id}")`
-                  : t.scope === "video"
-                    ? t.target.label
-                    : `${t.target.label} (per ${t.scope.replace("_", " ")})`,
-              kind: t.kind,
-              /** What one label is about: the video, or each key frame, cluster or item of it. */
-              scope: t.scope,
-              /** The steps whose template the optimizer may rewrite: a metric's choice, a score target's own step. */
-              steps: t.steps.map((s) => ({ id: s.stepId, name: s.label })),
-            })),
-          }))
-          .filter((b) => b.targets.length > 0),
-        labelSets: (await listLabelSets(prisma, actor, projectId)).map((s) => ({ id: s.id, name: s.name })),
-        endpoints: (await listEndpoints(prisma, actor, projectId)).map((e) => ({
+        builtins: alignableBuiltins(),
+        labelSets: (await listLabelSets(prisma, access)).map((s) => ({ id: s.id, name: s.name })),
+        endpoints: (await listEndpoints(prisma, access)).map((e) => ({
           id: e.id,
           name: e.name,
           model: e.model,
@@ -142,13 +153,12 @@ export async function alignmentPageData(
  */
 async function bestSettingsOf(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   pipeline: string,
   targetId: string,
   report: BuiltinAlignmentReport,
-  role: Parameters<typeof roleCan>[0],
 ) {
+  const { projectId, role } = access;
   const best = report.candidates.find((c) => c.id === report.bestId);
   const baseline = report.candidates.find((c) => c.kind === "baseline");
   if (!best) return null;
@@ -159,7 +169,7 @@ async function bestSettingsOf(
     builtInCatalogue().pipelines[pipeline],
   );
   if (!change) return null;
-  const defaults = (await projectPipelineDefaults(prisma, actor, projectId))[pipeline];
+  const defaults = (await projectPipelineDefaults(prisma, access))[pipeline];
   const latest = await latestSettingsVersion(prisma, projectId, pipeline);
   // Parsed, the settings are in the schema's key order (the report's come back from jsonb in its own).
   const parsed = (value: unknown) =>

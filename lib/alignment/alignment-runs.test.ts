@@ -24,6 +24,7 @@ import { cancelAlignment, executeAlignment, getAlignment, startAlignment } from 
 import { startAlignmentSchema, type StartAlignmentInput } from "./alignment.validation";
 import { judgmentKey } from "../reviews/judgment-key";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 let stub: StubServer;
 let owner: Actor;
@@ -42,10 +43,14 @@ beforeAll(async () => {
   const made = await projectWithFramedVideos(prisma, owner, { videoCount: 30, keyFrames: 1, name: "Alignment job" });
   projectId = made.projectId;
   const videoIds = made.videoIds.sort();
-  await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
+  await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+    projectId,
+    email: reviewer.email,
+    role: "reviewer",
+  });
   for (const [i, id] of videoIds.entries())
     await prisma.video.update({ where: { id }, data: { prompt: `Clip ${i} [sim-truth=${1 + (i % 5)}]` } });
-  const task = await createRubricTask(prisma, owner, projectId, {
+  const task = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
     definition: {
       name: "Defects",
       frames: { mode: "key_frames" },
@@ -67,8 +72,7 @@ beforeAll(async () => {
   const target = rubricTargetId(task.key, "defects");
   const labelSet = await createLabelSet(
     prisma,
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
     { name: "Truth", format: "generic", fileName: "t.csv", sha256: "0".repeat(64), citation: "" },
     videoIds.map((videoId, i) => ({
       target: {
@@ -101,16 +105,26 @@ afterAll(async () => stub?.close());
 
 describe("an alignment job", () => {
   it("runs with progress, saves the chosen judge as a rubric version linked to its report, and the page lists every candidate", async () => {
-    const started = await startAlignment(prisma, queue, owner, projectId, body, builtInCatalogue().pipelines);
+    const started = await startAlignment(
+      prisma,
+      queue,
+      await projectAccess(prisma, owner, projectId, "rubrics.manage"),
+      body,
+      builtInCatalogue().pipelines,
+    );
     expect(queued).toContain(started.id);
     await executeAlignment(jobDeps(), started.id);
-    const done = await getAlignment(prisma, owner, projectId, started.id);
+    const done = await getAlignment(prisma, await projectAccess(prisma, owner, projectId, "project.view"), started.id);
     expect(done.status).toBe("done");
     expect(done.report!.candidates.length).toBeGreaterThan(1);
     expect(done.savedVersion).toBe(2);
     const saved = await prisma.rubricVersion.findUniqueOrThrow({ where: { id: done.rubricVersionId! } });
     expect((saved.definition as unknown as RubricDefinition).criteria[0]!.definition).toContain(SIM_FIX_SENTENCE);
-    const page = await alignmentPageData(prisma, reviewer, projectId, started.id);
+    const page = await alignmentPageData(
+      prisma,
+      await projectAccess(prisma, reviewer, projectId, "project.view"),
+      started.id,
+    );
     expect(page.canManage).toBe(false);
     expect(page.choices).toBeNull();
     expect(page.selected!.report!.candidates.map((c) => c.id)).toEqual(done.report!.candidates.map((c) => c.id));
@@ -127,25 +141,35 @@ describe("an alignment job", () => {
     for (const v of [...split.train, ...split.heldOut]) expect(v.name).toBe(paths.get(v.id));
     // The saved version links back to this report: in the task list's versions and in the task's own versions.
     expect(page.selected!.rubricTaskId).toBe(body.rubricTaskId);
-    const listed = (await listRubricTasks(prisma, reviewer, projectId)).find((t) => t.id === body.rubricTaskId)!;
+    const listed = (
+      await listRubricTasks(prisma, await projectAccess(prisma, reviewer, projectId, "project.view"))
+    ).find((t) => t.id === body.rubricTaskId)!;
     expect(listed.versions.map((v) => [v.number, v.alignmentId])).toEqual([
       [2, started.id],
       [1, null],
     ]);
-    const task = await getRubricTask(prisma, reviewer, body.rubricTaskId);
+    const task = await getRubricTask(
+      prisma,
+      await projectAccess(prisma, reviewer, projectId, "project.view"),
+      body.rubricTaskId,
+    );
     expect(task.versions.find((v) => v.number === 2)!.alignmentId).toBe(started.id);
     expect(task.versions.find((v) => v.number === 1)!.alignmentId).toBeNull();
   }, 120_000);
 
   it("a reviewer may not start or cancel; a cancelled alignment does not run", async () => {
-    await expect(
-      startAlignment(prisma, queue, reviewer, projectId, body, builtInCatalogue().pipelines),
-    ).rejects.toMatchObject({ status: 403 });
-    const started = await startAlignment(prisma, queue, owner, projectId, body, builtInCatalogue().pipelines);
-    await expect(cancelAlignment(prisma, reviewer, projectId, started.id)).rejects.toMatchObject({ status: 403 });
-    await cancelAlignment(prisma, owner, projectId, started.id);
+    await expect(projectAccess(prisma, reviewer, projectId, "rubrics.manage")).rejects.toMatchObject({ status: 403 });
+    const started = await startAlignment(
+      prisma,
+      queue,
+      await projectAccess(prisma, owner, projectId, "rubrics.manage"),
+      body,
+      builtInCatalogue().pipelines,
+    );
+    await expect(projectAccess(prisma, reviewer, projectId, "rubrics.manage")).rejects.toMatchObject({ status: 403 });
+    await cancelAlignment(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), started.id);
     await executeAlignment(jobDeps(), started.id);
-    const row = await getAlignment(prisma, owner, projectId, started.id);
+    const row = await getAlignment(prisma, await projectAccess(prisma, owner, projectId, "project.view"), started.id);
     expect(row.status).toBe("cancelled");
     expect(row.report).toBeNull();
     expect(await prisma.judgeRun.count({ where: { projectId, createdAt: { gte: row.createdAt } } })).toBe(0);
@@ -153,9 +177,15 @@ describe("an alignment job", () => {
 
   it("aligns to the project's gold values: refused while there are none, then runs against them", async () => {
     const gold = { ...body, labels: { kind: "gold" as const } };
-    await expect(startAlignment(prisma, queue, owner, projectId, gold, builtInCatalogue().pipelines)).rejects.toThrow(
-      /no gold values of this criterion/,
-    );
+    await expect(
+      startAlignment(
+        prisma,
+        queue,
+        await projectAccess(prisma, owner, projectId, "rubrics.manage"),
+        gold,
+        builtInCatalogue().pipelines,
+      ),
+    ).rejects.toThrow(/no gold values of this criterion/);
     // Gold on 20 of the 30 videos: the split covers exactly those.
     const goldIds = goldTarget.videoIds.slice(0, 20);
     for (const [i, videoId] of goldIds.entries()) {
@@ -173,12 +203,22 @@ describe("an alignment job", () => {
         data: { projectId, ...at, targetKey: judgmentKey(at), value: 1 + (i % 5), adjudicatorId: owner.userId },
       });
     }
-    const started = await startAlignment(prisma, queue, owner, projectId, gold, builtInCatalogue().pipelines);
+    const started = await startAlignment(
+      prisma,
+      queue,
+      await projectAccess(prisma, owner, projectId, "rubrics.manage"),
+      gold,
+      builtInCatalogue().pipelines,
+    );
     await executeAlignment(jobDeps(), started.id);
-    const done = await getAlignment(prisma, owner, projectId, started.id);
+    const done = await getAlignment(prisma, await projectAccess(prisma, owner, projectId, "project.view"), started.id);
     expect(done.status).toBe("done");
     expect([...done.report!.split.train, ...done.report!.split.heldOut].sort()).toEqual([...goldIds].sort());
-    const page = await alignmentPageData(prisma, owner, projectId, started.id);
+    const page = await alignmentPageData(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      started.id,
+    );
     expect(page.selected!.labels).toBe("the project's gold values (adjudicated)");
   }, 120_000);
 
@@ -187,13 +227,12 @@ describe("an alignment job", () => {
       startAlignment(
         prisma,
         queue,
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "rubrics.manage"),
         { ...body, labels: { kind: "labelSet", id: "nope" } },
         builtInCatalogue().pipelines,
       ),
     ).rejects.toThrow(/No such label set/);
-    const items = await createRubricTask(prisma, owner, projectId, {
+    const items = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
       definition: {
         name: "Caption defects",
         subject: { kind: "item", fields: ["text"] },
@@ -217,8 +256,7 @@ describe("an alignment job", () => {
       startAlignment(
         prisma,
         queue,
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "rubrics.manage"),
         { ...body, rubricTaskId: items.id },
         builtInCatalogue().pipelines,
       ),
@@ -227,8 +265,7 @@ describe("an alignment job", () => {
       startAlignment(
         prisma,
         queue,
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "rubrics.manage"),
         { ...body, optimizerEndpointId: "nope" },
         builtInCatalogue().pipelines,
       ),

@@ -4,11 +4,11 @@
  * saved as a new rubric version linked to its report.
  */
 import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
-import { ConflictError, NotFoundError, ValidationError } from "../errors";
+import { accessFor, projectAccess, roleCan, type ProjectAccess } from "../authz/permissions";
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import type { JudgeQueue } from "../judge/judge-queue";
-import { saveSettingsVersion, type SettingsVersion } from "../judge/settings-versions";
+import type { JudgeQueue } from "../judge/workers/judge-queue";
+import { saveSettingsVersion, type SettingsVersion } from "../judge/runs/settings-versions";
 import { rubricPipelineId, rubricTargetId } from "../rubrics/rubric-declaration";
 import type { RubricDefinition } from "../rubrics/rubric-definition";
 import { saveRubricVersion } from "../rubrics/rubric-tasks";
@@ -31,16 +31,19 @@ export interface AlignmentQueue {
   enqueue(alignmentId: string): Promise<void>;
 }
 
+/**
+ * A rubric task's alignment needs the access's "rubrics.manage"; a built-in task's saves prompt versions, so its role
+ * must also have "prompts.manage".
+ */
 export async function startAlignment(
   prisma: PrismaClient,
   queue: AlignmentQueue,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"rubrics.manage">,
   input: StartAlignmentInput,
   pipelines: AlignmentDeps["pipelines"],
 ) {
-  if ("pipeline" in input) return startBuiltinAlignment(prisma, queue, actor, projectId, input, pipelines);
-  await requireProjectAccess(prisma, actor, projectId, "rubrics.manage");
+  if ("pipeline" in input) return startBuiltinAlignment(prisma, queue, access, input, pipelines);
+  const { actor, projectId } = access;
   const task = await prisma.rubricTask.findFirst({
     where: { id: input.rubricTaskId, projectId },
     select: { key: true, versions: { orderBy: { number: "desc" }, take: 1, select: { definition: true } } },
@@ -75,12 +78,13 @@ export async function startAlignment(
 async function startBuiltinAlignment(
   prisma: PrismaClient,
   queue: AlignmentQueue,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   input: StartBuiltinAlignmentInput,
   pipelines: AlignmentDeps["pipelines"],
 ) {
-  await requireProjectAccess(prisma, actor, projectId, "prompts.manage");
+  if (!roleCan(access.role, "prompts.manage"))
+    throw new ForbiddenError(`Your role (${access.role}) may not do that in this project.`);
+  const { actor, projectId } = access;
   const alignable = alignableTargets(pipelines, input.pipeline).find((t) => t.target.id === input.targetId);
   if (!alignable)
     throw new ValidationError(
@@ -157,8 +161,12 @@ async function checkLabelsAndEndpoints(
   }
 }
 
-export async function cancelAlignment(prisma: PrismaClient, actor: Actor, projectId: string, alignmentId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "rubrics.manage");
+export async function cancelAlignment(
+  prisma: PrismaClient,
+  access: ProjectAccess<"rubrics.manage">,
+  alignmentId: string,
+) {
+  const { projectId } = access;
   const row = await prisma.alignmentRun.findFirst({ where: { id: alignmentId, projectId }, select: { status: true } });
   if (!row) throw new NotFoundError("No such alignment in this project.");
   if (row.status !== "queued" && row.status !== "running")
@@ -170,10 +178,9 @@ export async function cancelAlignment(prisma: PrismaClient, actor: Actor, projec
   return { id: alignmentId, status: "cancelled" as const };
 }
 
-export async function listAlignments(prisma: PrismaClient, actor: Actor, projectId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+export async function listAlignments(prisma: PrismaClient, access: ProjectAccess) {
   return prisma.alignmentRun.findMany({
-    where: { projectId },
+    where: { projectId: access.projectId },
     orderBy: { createdAt: "desc" },
     take: 50,
     select: {
@@ -191,9 +198,8 @@ export async function listAlignments(prisma: PrismaClient, actor: Actor, project
   });
 }
 
-export async function getAlignment(prisma: PrismaClient, actor: Actor, projectId: string, alignmentId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const row = await prisma.alignmentRun.findFirst({ where: { id: alignmentId, projectId } });
+export async function getAlignment(prisma: PrismaClient, access: ProjectAccess, alignmentId: string) {
+  const row = await prisma.alignmentRun.findFirst({ where: { id: alignmentId, projectId: access.projectId } });
   if (!row) throw new NotFoundError("No such alignment in this project.");
   const version = row.rubricVersionId
     ? await prisma.rubricVersion.findUnique({ where: { id: row.rubricVersionId }, select: { number: true } })
@@ -213,7 +219,10 @@ export async function getAlignment(prisma: PrismaClient, actor: Actor, projectId
   };
 }
 
-/** The job: runs the alignment as the owner who started it, with progress and cancel through the row. */
+/**
+ * The job: runs the alignment as the owner who started it, with progress and cancel through the row. As a route is for
+ * a request, the job is where the starter's right is checked, when it runs: one who lost it since fails the job.
+ */
 export async function executeAlignment(
   deps: Omit<AlignmentDeps, "labels" | "signal" | "onProgress"> & { queue: JudgeQueue },
   alignmentId: string,
@@ -231,10 +240,15 @@ export async function executeAlignment(
     });
   }, 1000);
   try {
+    // The job's entry check, as a route's for a request: the one read of the starter's role; the other rights the
+    // alignment needs are decided from that role.
+    const runs = await projectAccess(prisma, actor, row.projectId, "runs.manage");
     if ("pipeline" in input) {
-      await executeBuiltinAlignment({ ...deps, signal: controller.signal }, alignmentId, row.projectId, actor, input);
+      const prompts = accessFor(runs, "prompts.manage");
+      await executeBuiltinAlignment({ ...deps, signal: controller.signal }, alignmentId, prompts, runs, input);
       return;
     }
+    const access = accessFor(runs, "rubrics.manage");
     const task = await prisma.rubricTask.findUniqueOrThrow({
       where: { id: input.rubricTaskId },
       select: { key: true, versions: { orderBy: { number: "desc" }, take: 1, select: { definition: true } } },
@@ -263,15 +277,15 @@ export async function executeAlignment(
             data: { progress: { done, total, message } },
           }),
       },
-      actor,
-      row.projectId,
+      access,
+      runs,
       { ...input, budget: { maxCalls: input.maxCalls, maxCostUsd: input.maxCostUsd } },
     );
     const best = report.candidates.find((c) => c.id === report.bestId)!;
     const saved =
       best.kind === "baseline"
         ? null
-        : await saveRubricVersion(prisma, actor, input.rubricTaskId, { definition: best.definition });
+        : await saveRubricVersion(prisma, access, input.rubricTaskId, { definition: best.definition });
     const versionId = saved
       ? ((
           await prisma.rubricVersion.findFirst({
@@ -306,11 +320,12 @@ export async function executeAlignment(
 async function executeBuiltinAlignment(
   deps: Omit<AlignmentDeps, "labels" | "onProgress"> & { queue: JudgeQueue },
   alignmentId: string,
-  projectId: string,
-  actor: Actor,
+  access: ProjectAccess<"prompts.manage">,
+  runs: ProjectAccess<"runs.manage">,
   input: StartBuiltinAlignmentInput,
 ): Promise<void> {
   const { prisma } = deps;
+  const { projectId } = access;
   const alignable = alignableTargets(deps.pipelines, input.pipeline).find((t) => t.target.id === input.targetId);
   if (!alignable) throw new ValidationError(`Pipeline ${input.pipeline} has no alignable target "${input.targetId}".`);
   const source = alignmentLabelsOf(input);
@@ -336,8 +351,8 @@ async function executeBuiltinAlignment(
           data: { progress: { done, total, message } },
         }),
     },
-    actor,
-    projectId,
+    access,
+    runs,
     { ...input, budget: { maxCalls: input.maxCalls, maxCostUsd: input.maxCostUsd } },
   );
   const best = report.candidates.find((c) => c.id === report.bestId)!;
@@ -378,17 +393,16 @@ export function alignedChange(
 
 /**
  * An owner makes a built-in alignment's choice the project's defaults for the pipeline's new runs, as a new version of
- * them (lib/judge/settings-versions.ts) noting the alignment: its tuned run settings and its target's tuned positive
+ * them (lib/judge/runs/settings-versions.ts) noting the alignment: its tuned run settings and its target's tuned positive
  * threshold. The chosen prompt version is picked per run, as any version is.
  */
 export async function applyAlignedSettings(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"runs.manage">,
   alignmentId: string,
   pipelines: AlignmentDeps["pipelines"],
 ): Promise<SettingsVersion> {
-  await requireProjectAccess(prisma, actor, projectId, "runs.manage");
+  const { projectId } = access;
   const row = await prisma.alignmentRun.findFirst({
     where: { id: alignmentId, projectId },
     select: { pipeline: true, status: true, report: true, input: true },
@@ -408,7 +422,7 @@ export async function applyAlignedSettings(
   );
   if (!change)
     throw new ValidationError("This alignment's best judge has neither run settings nor a tuned threshold to apply.");
-  return saveSettingsVersion(prisma, actor, projectId, pipelines, row.pipeline, {
+  return saveSettingsVersion(prisma, access, pipelines, row.pipeline, {
     ...change,
     alignmentRunId: alignmentId,
     note: `applied from alignment ${alignmentId}`,

@@ -4,7 +4,11 @@
  * Only train units and their (already read) labels.
  */
 import type { PrismaClient } from "../generated/prisma/client";
-import { MAX_EXAMPLE_FRAMES, MAX_EXAMPLE_PROMPT_CHARS, type TemplateExample } from "../judge/template-examples";
+import {
+  MAX_EXAMPLE_FRAMES,
+  MAX_EXAMPLE_PROMPT_CHARS,
+  type TemplateExample,
+} from "../prompt-versions/template-examples";
 import type { getStorage } from "../storage/storage";
 import type { TargetDeclaration, TargetScope } from "../task-modules/task-declaration";
 import { unitParts } from "./label-store";

@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import { createLabelSet } from "../label-sets/label-sets";
 import { makeUser } from "../../testkit/testing/fixtures";
@@ -45,8 +46,7 @@ describe("a label set's labels of a target", () => {
     );
     const set = await createLabelSet(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       { name: "Two annotators", format: "generic", fileName: "two.csv", sha256: "3".repeat(64), citation: "" },
       labels,
     );

@@ -6,8 +6,8 @@
 import { z } from "zod";
 import { NotFoundError } from "../errors";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import { endpointConfigOf } from "../judge/endpoints";
-import { openAiCompatibleClient, type ChatImage, type LlmClient } from "../judge/llm-client";
+import { endpointConfigOf } from "../judge/endpoints/endpoints";
+import { openAiCompatibleClient, type ChatImage, type LlmClient } from "../judge/calls/llm-client";
 import type { ObjectStorage } from "../storage/object-storage";
 
 /** The optimizer prompt's first line: the stub LLM's optimizer rule matches it (testkit/llm-stub/alignment-stub-rule.ts). */

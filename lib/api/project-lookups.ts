@@ -2,7 +2,7 @@ import type { z } from "zod";
 import { prisma } from "../db/prisma";
 import type { Span, Video } from "../generated/prisma/client";
 import { itemIdSchema } from "../items/items.validation";
-import { endpointIdSchema } from "../judge/endpoint-lifecycle";
+import { endpointIdSchema } from "../judge/endpoints/endpoint-lifecycle";
 import { queueIdSchema } from "../queues/queues.validation";
 import { recordIdSchema } from "../validation/ids";
 import { uploadIdSchema } from "../videos/videos.validation";
@@ -160,4 +160,23 @@ export const spanLookup = projectLookup(
 export const wholeSpanLookup: ProjectLookup<Span> = {
   notFound: "No such span of yours.",
   find: async (params) => prisma.span.findUnique({ where: { id: recordIdSchema.parse(params.spanId) } }),
+};
+
+/** A pair set (lib/pairwise) by `pairSetId`. */
+export const pairSetLookup = projectLookup(
+  "pairSetId",
+  recordIdSchema,
+  "No such pair set.",
+  async (id) => (await prisma.pairSet.findUnique({ where: { id }, select: { projectId: true } }))?.projectId,
+);
+
+/** A pair named under its set's path (`/pair-sets/{pairSetId}/pairs/{pairId}`): a pair of another set is not found. */
+export const pairInSetLookup: ProjectLookup<FoundRecord> = {
+  notFound: "No such pair in this pair set.",
+  async find(params) {
+    const id = recordIdSchema.parse(params.pairId);
+    const pairSetId = recordIdSchema.parse(params.pairSetId);
+    const pair = await prisma.pair.findFirst({ where: { id, pairSetId }, select: { projectId: true } });
+    return pair ? { id, projectId: pair.projectId } : null;
+  },
 };

@@ -1,49 +1,4 @@
-import { Readable } from "node:stream";
-import { isAppError, PayloadTooLargeError, RequestAbortedError, ValidationError } from "../errors";
-
-/**
- * The request body as a Node stream that is never cancelled. Next.js builds `request.body` from the
- * IncomingMessage with undici's ReadableStreamFrom, whose pull, when the stream is cancelled while it
- * waits for data, closes the already closed stream from a microtask: an uncaught
- * "ReadableStream is already closed" that nothing can catch. So destroying this stream (a refused
- * upload, a failed write) reads the rest of the body and drops it instead of cancelling it, and a
- * client that drops the connection surfaces as RequestAbortedError.
- */
-export function requestBodyStream(request: Request): Readable {
-  if (!request.body) throw new ValidationError("The request has no body.");
-  const reader = request.body.getReader();
-  let ended = false;
-  const drain = async () => {
-    try {
-      while (!ended) ended = (await reader.read()).done;
-    } catch {
-      ended = true; // the client is gone: nothing more to drop
-    }
-  };
-  return new Readable({
-    read() {
-      reader.read().then(
-        ({ done, value }) => {
-          if (this.destroyed) return; // drain() owns the reader now
-          if (done) {
-            ended = true;
-            this.push(null);
-          } else {
-            this.push(value);
-          }
-        },
-        () => {
-          ended = true;
-          this.destroy(new RequestAbortedError());
-        },
-      );
-    },
-    destroy(error, callback) {
-      if (!ended) void drain();
-      callback(error);
-    },
-  });
-}
+import { isAppError, PayloadTooLargeError, RequestAbortedError } from "../errors";
 
 const MIB = 1024 * 1024;
 
@@ -70,7 +25,7 @@ function bodyTooLarge(limit: number): PayloadTooLargeError {
  * The whole request body, refused with a 413 naming the limit once it is larger than `limit` bytes: at once when its
  * `Content-Length` says so, else as soon as the bytes counted while it streams pass the limit (a chunked body that
  * never ends included), so no more than `limit` bytes are ever held. A refused body is cancelled, not read on: its
- * reader has no read waiting then, so undici's stream closes cleanly (requestBodyStream's hazard is a cancel while
+ * reader has no read waiting then, so undici's stream closes cleanly (lib/format/request-body-stream.ts's hazard is a cancel while
  * a read waits), and the server answers the 413 and closes the connection. The answer does not wait for the cancel.
  */
 export async function readBoundedBody(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {

@@ -1,6 +1,6 @@
 import type { Actor } from "../auth/actor";
 import { isAppError, NotFoundError } from "../errors";
-import { authorizeInProject, type ProjectAction } from "../authz/permissions";
+import { authorizeInProject, type ProjectAccess, type ProjectAction } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import type { PrismaClient, Project, ProjectRole } from "../generated/prisma/client";
 import { projectIdSchema } from "../projects/projects.validation";
@@ -12,8 +12,13 @@ import { catalogFor, type TaskCatalogue } from "../task-modules/task-catalogue";
  * What a project-scoped route handler gets once the caller may do the route's action in the project, with the query
  * and JSON body its description declares, parsed (`query`, `body`).
  */
-export interface ProjectRequest<D extends RouteDescription = RouteDescription> extends RouteInput<D> {
+export interface ProjectRequest<
+  D extends RouteDescription = RouteDescription,
+  A extends ProjectAction = ProjectAction,
+> extends RouteInput<D> {
   actor: Actor;
+  /** The checked permission the lib operation takes (lib/authz/permissions.ts `ProjectAccess`). */
+  access: ProjectAccess<A>;
   project: Project;
   role: ProjectRole;
   /** The project's task catalogue (the built-in tasks and its rubric tasks), resolved once for the request. */
@@ -36,10 +41,10 @@ export interface ProjectRequest<D extends RouteDescription = RouteDescription> e
  * permission): the document shows it (`x-permission`). The `actor` handed on carries the role read here
  * (authorizeInProject), so a lib check left for a record's own rule reads no membership again.
  */
-export function withProject<D extends RouteDescription>(
-  action: ProjectAction,
+export function withProject<A extends ProjectAction, D extends RouteDescription>(
+  action: A,
   api: D,
-  handler: (context: ProjectRequest<D>) => Promise<Response>,
+  handler: (context: ProjectRequest<D, A>) => Promise<Response>,
 ) {
   const route = authenticatedRoute(api, async (request, actor, params) => {
     const projectId = projectIdSchema.parse(params.projectId);
@@ -80,8 +85,11 @@ export interface ProjectLookup<R extends { projectId: string }> {
 export interface LookedUpRequest<
   R extends { projectId: string },
   D extends RouteDescription = RouteDescription,
+  A extends ProjectAction = ProjectAction,
 > extends RouteInput<D> {
   actor: Actor;
+  /** The checked permission the lib operation takes (lib/authz/permissions.ts `ProjectAccess`). */
+  access: ProjectAccess<A>;
   project: Project;
   role: ProjectRole;
   /** The project's task catalogue (the built-in tasks and its rubric tasks), resolved once for the request. */
@@ -103,11 +111,11 @@ export interface LookedUpRequest<
  * request, query, body}`. `api` is the route's description for the OpenAPI document; `action` is the route's one
  * permission, as with `withProject`, and a lib check left for the record's own rule reuses the role read here.
  */
-export function withProjectOf<R extends { projectId: string }, D extends RouteDescription>(
+export function withProjectOf<R extends { projectId: string }, A extends ProjectAction, D extends RouteDescription>(
   scope: ProjectLookup<R>,
-  action: ProjectAction,
+  action: A,
   api: D,
-  handler: (context: LookedUpRequest<R, D>) => Promise<Response>,
+  handler: (context: LookedUpRequest<R, D, A>) => Promise<Response>,
 ) {
   const route = authenticatedRoute(api, async (request, actor, params) => {
     const record = await scope.find(params);

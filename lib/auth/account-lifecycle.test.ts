@@ -18,6 +18,7 @@ import {
 import { actorForApiKey, createApiKey } from "./api-keys";
 import { changeOwnPassword } from "./change-password";
 import { actorFromHeaders } from "./request-actor";
+import { projectAccess } from "../authz/permissions";
 
 const someIp = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}-${randomBytes(3).toString("hex")}`;
 
@@ -63,7 +64,11 @@ describe("deactivating an account", () => {
     const owner = await makeUser();
     const reviewer = await makeUser();
     const project = await createProject(prisma, owner, { name: "Lifecycle" });
-    await addMember(prisma, owner, { projectId: project.id, email: reviewer.email, role: "reviewer" });
+    await addMember(prisma, await projectAccess(prisma, owner, project.id, "members.manage"), {
+      projectId: project.id,
+      email: reviewer.email,
+      role: "reviewer",
+    });
     const video = await videoOf(project.id, owner.userId);
     await insertJudgment(prisma, {
       projectId: project.id,
@@ -121,7 +126,11 @@ describe("deactivating an account", () => {
     expect(await prisma.session.count({ where: { userId: reviewer.userId } })).toBe(0);
 
     // The judgment stays, and is shown with its reviewer's name and email.
-    const reviews = await videoReviews(prisma, owner, video.id);
+    const reviews = await videoReviews(
+      prisma,
+      await projectAccess(prisma, owner, project.id, "project.view"),
+      video.id,
+    );
     expect(reviews.judgments).toHaveLength(1);
     expect(reviews.judgments[0]!.reviewer).toMatchObject({
       id: reviewer.userId,

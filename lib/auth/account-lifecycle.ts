@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
-import { requireSiteAdmin } from "../authz/permissions";
+import { requireSiteAdmin, type Actor } from "./actor";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
-import type { Actor } from "./actor";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password";
 
 /**
@@ -155,6 +154,10 @@ export const USER_REFERENCE_COLUMNS = [
   { model: "videoDeletion", field: "requestedById", kind: "video deletions" },
   { model: "labelSet", field: "importedById", kind: "imported sets" },
   { model: "itemSet", field: "importedById", kind: "imported sets" },
+  { model: "pairSet", field: "createdById", kind: "pair sets" },
+  { model: "pairSet", field: "assigneeIds", kind: "pair sets" },
+  // Every verdict a reviewer gives on a pair is on a pair they claimed.
+  { model: "pairAssignment", field: "reviewerId", kind: "pair verdicts" },
 ] as const;
 
 type CountDelegate = { count(args: { where: Record<string, unknown> }): Promise<number> };

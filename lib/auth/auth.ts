@@ -15,8 +15,9 @@ import {
   reserveSignInAttempt,
   type SignInAttempt,
 } from "./sign-in-throttle";
-import { GITHUB_PROVIDER_ID, mayCreateAccount, OIDC_PROVIDER_ID, ssoConfig } from "./sso";
+import { GITHUB_PROVIDER_ID, mayCreateAccount, OIDC_PROVIDER_ID, ssoConfig, type SsoConfig } from "./sso";
 import { setUpSsoAccount } from "./sso-accounts";
+import { processOnce } from "../config/process-slot";
 
 /** better-auth on `db` (the app's database unless given: a restore check signs in against another). */
 export function createAuth(db: PrismaClient = prisma) {
@@ -56,32 +57,7 @@ export function createAuth(db: PrismaClient = prisma) {
       },
     },
     // Accounts are otherwise made with Prisma (lib/auth/users.ts), so a user better-auth creates is an SSO sign-up.
-    databaseHooks: {
-      user: {
-        create: {
-          async before(user: { email: string }) {
-            if (!mayCreateAccount(sso, user.email))
-              throw new APIError("FORBIDDEN", {
-                code: "ACCOUNT_NOT_ALLOWED",
-                message: "Accounts for that email are not created by single sign-on.",
-              });
-            // SSO_NEW_ACCOUNTS=approve: the account is born waiting for a site admin (lib/auth/sso-accounts.ts).
-            if (sso.newAccounts === "approve") return { data: { approvalPendingSince: new Date() } };
-          },
-          // The projects' default roles (lib/auth/sso-accounts.ts); on failure the account is removed and the sign-in refused.
-          async after(user: { id: string }) {
-            try {
-              await setUpSsoAccount(db, user.id);
-            } catch {
-              throw new APIError("INTERNAL_SERVER_ERROR", {
-                code: "ACCOUNT_SETUP_FAILED",
-                message: "The new account could not be set up.",
-              });
-            }
-          },
-        },
-      },
-    },
+    databaseHooks: ssoSignUpHooks(db, sso),
     session: { expiresIn: 60 * 60 * 24 * 14, updateAge: 60 * 60 * 24 },
     advanced: {
       // Secure cookies whenever the app is served over https; plain http on localhost still works.
@@ -92,30 +68,8 @@ export function createAuth(db: PrismaClient = prisma) {
     // from one address with its own "429 Too many requests", unlike every other refused sign-in. The
     // sign-in throttle below limits password sign-in instead; its other routes keep their limits.
     rateLimit: { customRules: { "/sign-in/email": false } },
-    // Password sign-in is throttled here, in hooks, because hooks run for both entries to it: the HTTP
-    // route /api/auth/sign-in/email and the sign-in form's direct `auth.api.signInEmail` call, which
-    // better-auth's own rate limiter (HTTP only, per process) never sees. A password change checks the
-    // current password, so it is a guess too: it counts against the same account and address, through
-    // /api/auth/change-password and the settings form's `auth.api.changePassword` call alike.
-    hooks: {
-      before: createAuthMiddleware(async (ctx) => {
-        // PASSWORD_SIGN_IN=off: refused here, on the server, for the HTTP route and the form's direct call alike.
-        if (!sso.passwordSignIn && ctx.path === "/sign-in/email") throw passwordSignInOff();
-        const attempt = await passwordAttemptOf(ctx);
-        if (!attempt) return;
-        const { allowed } = await reserveSignInAttempt(db, attempt);
-        if (allowed) return;
-        if (ctx.path === "/change-password") throw new APIError("TOO_MANY_REQUESTS", { ...PASSWORD_CHANGE_THROTTLED });
-        // better-auth's own wrong-password answer (its BASE_ERROR_CODES, which it does not re-export), so
-        // that a locked account tells nothing more than a wrong guess; a test holds the two equal.
-        throw new APIError("UNAUTHORIZED", { code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" });
-      }),
-      after: createAuthMiddleware(async (ctx) => {
-        const attempt = await passwordAttemptOf(ctx);
-        if (attempt && ctx.context.returned !== undefined && !isAPIError(ctx.context.returned))
-          await recordSignInSuccess(db, attempt);
-      }),
-    },
+    // Password sign-in is throttled here, in hooks, because hooks run for both entries to it (passwordThrottleHooks).
+    hooks: passwordThrottleHooks(db, sso),
     plugins: [
       nextCookies(),
       deactivatedAccounts(db),
@@ -139,6 +93,68 @@ export function createAuth(db: PrismaClient = prisma) {
         : []),
     ],
   });
+}
+
+/**
+ * The hooks on a user better-auth creates (an SSO sign-up): refused unless SSO may create that email's account,
+ * born waiting for approval under SSO_NEW_ACCOUNTS=approve, and set up with the projects' default roles.
+ */
+function ssoSignUpHooks(db: PrismaClient, sso: SsoConfig) {
+  return {
+    user: {
+      create: {
+        async before(user: { email: string }) {
+          if (!mayCreateAccount(sso, user.email))
+            throw new APIError("FORBIDDEN", {
+              code: "ACCOUNT_NOT_ALLOWED",
+              message: "Accounts for that email are not created by single sign-on.",
+            });
+          // SSO_NEW_ACCOUNTS=approve: the account is born waiting for a site admin (lib/auth/sso-accounts.ts).
+          if (sso.newAccounts === "approve") return { data: { approvalPendingSince: new Date() } };
+        },
+        // The projects' default roles (lib/auth/sso-accounts.ts); on failure the account is removed and the sign-in refused.
+        async after(user: { id: string }) {
+          try {
+            await setUpSsoAccount(db, user.id);
+          } catch {
+            throw new APIError("INTERNAL_SERVER_ERROR", {
+              code: "ACCOUNT_SETUP_FAILED",
+              message: "The new account could not be set up.",
+            });
+          }
+        },
+      },
+    },
+  };
+}
+
+/**
+ * Password sign-in is throttled in hooks because hooks run for both entries to it: the HTTP
+ * route /api/auth/sign-in/email and the sign-in form's direct `auth.api.signInEmail` call, which
+ * better-auth's own rate limiter (HTTP only, per process) never sees. A password change checks the
+ * current password, so it is a guess too: it counts against the same account and address, through
+ * /api/auth/change-password and the settings form's `auth.api.changePassword` call alike.
+ */
+function passwordThrottleHooks(db: PrismaClient, sso: SsoConfig) {
+  return {
+    before: createAuthMiddleware(async (ctx) => {
+      // PASSWORD_SIGN_IN=off: refused here, on the server, for the HTTP route and the form's direct call alike.
+      if (!sso.passwordSignIn && ctx.path === "/sign-in/email") throw passwordSignInOff();
+      const attempt = await passwordAttemptOf(ctx);
+      if (!attempt) return;
+      const { allowed } = await reserveSignInAttempt(db, attempt);
+      if (allowed) return;
+      if (ctx.path === "/change-password") throw new APIError("TOO_MANY_REQUESTS", { ...PASSWORD_CHANGE_THROTTLED });
+      // better-auth's own wrong-password answer (its BASE_ERROR_CODES, which it does not re-export), so
+      // that a locked account tells nothing more than a wrong guess; a test holds the two equal.
+      throw new APIError("UNAUTHORIZED", { code: "INVALID_EMAIL_OR_PASSWORD", message: "Invalid email or password" });
+    }),
+    after: createAuthMiddleware(async (ctx) => {
+      const attempt = await passwordAttemptOf(ctx);
+      if (attempt && ctx.context.returned !== undefined && !isAPIError(ctx.context.returned))
+        await recordSignInSuccess(db, attempt);
+    }),
+  };
 }
 
 /** The answer to a password sign-in while PASSWORD_SIGN_IN=off. */
@@ -169,10 +185,11 @@ async function passwordAttemptOf(ctx: HookContext): Promise<SignInAttempt | null
 }
 
 type Auth = ReturnType<typeof createAuth>;
-const globalForAuth = globalThis as unknown as { auth?: Auth };
 
-/** better-auth, created on first use so that `next build` needs neither a database nor a secret. */
+/**
+ * better-auth, one per process (lib/config/process-slot.ts), created on first use so that `next build` needs neither a
+ * database nor a secret.
+ */
 export function getAuth(): Auth {
-  globalForAuth.auth ??= createAuth();
-  return globalForAuth.auth;
+  return processOnce("auth", () => createAuth());
 }

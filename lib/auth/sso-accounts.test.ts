@@ -7,6 +7,7 @@ import { makeUser } from "../../testkit/testing/fixtures";
 import { actorForApiKey, createApiKey } from "./api-keys";
 import { createAuth } from "./auth";
 import { approveUser, setUpSsoAccount } from "./sso-accounts";
+import { projectAccess } from "../authz/permissions";
 
 // better-auth as the app configures it, for one set of SSO variables. Its internal adapter's `createUser` is
 // the very call its OAuth callback makes for a person without an account, with the app's database hooks.
@@ -44,9 +45,18 @@ describe("accounts created by single sign-on", () => {
     const [asReviewer, asViewer, closed] = await Promise.all(
       ["reviewer", "viewer", "closed"].map((name) => createProject(prisma, owner, { name: `SSO ${name}` })),
     );
-    await setProjectSsoDefaultRole(prisma, owner, { projectId: asReviewer!.id, ssoDefaultRole: "reviewer" });
-    await setProjectSsoDefaultRole(prisma, owner, { projectId: asViewer!.id, ssoDefaultRole: "viewer" });
-    await setProjectSsoDefaultRole(prisma, owner, { projectId: closed!.id, ssoDefaultRole: null });
+    await setProjectSsoDefaultRole(prisma, await projectAccess(prisma, owner, asReviewer!.id, "members.manage"), {
+      projectId: asReviewer!.id,
+      ssoDefaultRole: "reviewer",
+    });
+    await setProjectSsoDefaultRole(prisma, await projectAccess(prisma, owner, asViewer!.id, "members.manage"), {
+      projectId: asViewer!.id,
+      ssoDefaultRole: "viewer",
+    });
+    await setProjectSsoDefaultRole(prisma, await projectAccess(prisma, owner, closed!.id, "members.manage"), {
+      projectId: closed!.id,
+      ssoDefaultRole: null,
+    });
 
     const auth = authWith({ ...GITHUB, SSO_NEW_ACCOUNTS: "create" });
     const user = await ssoSignUp(auth, someEmail());
@@ -67,9 +77,7 @@ describe("accounts created by single sign-on", () => {
     const reviewer = await makeUser();
     const project = await createProject(prisma, owner, { name: "SSO owners only" });
     await prisma.projectMember.create({ data: { projectId: project.id, userId: reviewer.userId, role: "reviewer" } });
-    await expect(
-      setProjectSsoDefaultRole(prisma, reviewer, { projectId: project.id, ssoDefaultRole: "owner" }),
-    ).rejects.toThrow();
+    await expect(projectAccess(prisma, reviewer, project.id, "members.manage")).rejects.toThrow();
     expect((await prisma.project.findUniqueOrThrow({ where: { id: project.id } })).ssoDefaultRole).toBeNull();
   });
 
@@ -87,7 +95,10 @@ describe("accounts created by single sign-on", () => {
   it("with SSO_NEW_ACCOUNTS=approve wait for a site admin: no session until approved", async () => {
     const owner = await makeUser();
     const project = await createProject(prisma, owner, { name: "SSO approve" });
-    await setProjectSsoDefaultRole(prisma, owner, { projectId: project.id, ssoDefaultRole: "viewer" });
+    await setProjectSsoDefaultRole(prisma, await projectAccess(prisma, owner, project.id, "members.manage"), {
+      projectId: project.id,
+      ssoDefaultRole: "viewer",
+    });
     const auth = authWith({ ...GITHUB, SSO_NEW_ACCOUNTS: "approve" });
     const context = await auth.$context;
     const user = await ssoSignUp(auth, someEmail());

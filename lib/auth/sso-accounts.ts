@@ -1,7 +1,6 @@
 import type { PrismaClient } from "../generated/prisma/client";
-import { requireSiteAdmin } from "../authz/permissions";
+import { requireSiteAdmin, type Actor } from "./actor";
 import { ConflictError, NotFoundError } from "../errors";
-import type { Actor } from "./actor";
 
 /**
  * Accounts that single sign-on creates just in time (lib/auth/sso.ts, SSO_NEW_ACCOUNTS=create or approve):

@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
-import { requireSiteAdmin } from "../authz/permissions";
+import { requireSiteAdmin, type Actor } from "./actor";
 import { ConflictError, ValidationError } from "../errors";
-import type { Actor } from "./actor";
 import { hashPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH } from "./password";
 import { isPrismaError, UNIQUE_VIOLATION } from "../db/prisma-errors";
 

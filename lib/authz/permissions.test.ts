@@ -3,7 +3,15 @@ import { prisma } from "../db/prisma";
 import { ForbiddenError, NotFoundError } from "../errors";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../../testkit/testing/fixtures";
-import { authorizeInProject, PROJECT_ACTIONS, requireProjectAccess, roleCan } from "./permissions";
+import {
+  accessFor,
+  authorizeInProject,
+  memberAccess,
+  PROJECT_ACTIONS,
+  projectAccess,
+  requireProjectAccess,
+  roleCan,
+} from "./permissions";
 
 describe("roleCan", () => {
   it("gives owners everything, reviewers review, viewers only read", () => {
@@ -91,5 +99,31 @@ describe("authorizeInProject", () => {
     await expect(authorizeInProject(prisma, viewer, project.id, "scores.review")).rejects.toBeInstanceOf(
       ForbiddenError,
     );
+  });
+});
+
+describe("projectAccess", () => {
+  it("is made only for a member whose role may do the action, names it, and widens only as far as the role goes", async () => {
+    const owner = await makeUser();
+    const viewer = await makeUser();
+    const stranger = await makeUser();
+    const project = await createProject(prisma, owner, { name: "Access" });
+    await prisma.projectMember.create({ data: { projectId: project.id, userId: viewer.userId, role: "viewer" } });
+
+    const edit = await projectAccess(prisma, owner, project.id, "videos.edit");
+    expect(edit).toMatchObject({ projectId: project.id, role: "owner", action: "videos.edit" });
+    expect(Object.isFrozen(edit)).toBe(true);
+    await expect(projectAccess(prisma, viewer, project.id, "videos.edit")).rejects.toBeInstanceOf(ForbiddenError);
+    await expect(projectAccess(prisma, stranger, project.id, "project.view")).rejects.toBeInstanceOf(NotFoundError);
+
+    const viewing = await memberAccess(prisma, viewer, project.id);
+    expect(viewing).toMatchObject({ role: "viewer", action: "project.view" });
+    expect(await memberAccess(prisma, stranger, project.id)).toBeNull();
+    expect(accessFor(viewing!, "export.read").action).toBe("export.read");
+    expect(() => accessFor(viewing!, "runs.manage")).toThrow(ForbiddenError);
+    expect(accessFor(edit, "runs.manage")).toMatchObject({ role: "owner", action: "runs.manage" });
+
+    const authorized = await authorizeInProject(prisma, owner, project.id, "scores.review");
+    expect(authorized.access).toMatchObject({ projectId: project.id, role: "owner", action: "scores.review" });
   });
 });

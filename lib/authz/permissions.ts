@@ -32,6 +32,8 @@ export const PROJECT_ACTIONS = [
   "rubrics.manage",
   /** Register, change and delete the project's webhooks, and read their delivery logs (lib/webhooks). */
   "webhooks.manage",
+  /** Make, import, archive and delete pair sets, and start pairwise judge runs on them (lib/pairwise). */
+  "pairs.manage",
 ] as const;
 export type ProjectAction = (typeof PROJECT_ACTIONS)[number];
 
@@ -68,18 +70,81 @@ function grantedRole(actor: Actor, projectId: string): ProjectRole | null {
  * here instead of reading the membership again (one query per request less). The grant is for this project
  * only and lives as long as the actor object, i.e. the request (lib/api/with-project.ts).
  */
-export async function authorizeInProject(
+export async function authorizeInProject<A extends ProjectAction>(
   prisma: PrismaClient,
   actor: Actor,
   projectId: string,
-  action: ProjectAction,
-): Promise<{ actor: Actor; project: Project; role: ProjectRole }> {
+  action: A,
+): Promise<{ actor: Actor; project: Project; role: ProjectRole; access: ProjectAccess<A> }> {
   const { project, role } = await requireProject(prisma, actor, projectId, action);
   const granted: GrantedActor = Object.defineProperty({ ...actor }, GRANT, {
     value: { projectId, role },
     enumerable: false,
   });
-  return { actor: granted, project, role };
+  return { actor: granted, project, role, access: grantAccess(granted, projectId, role, action) };
+}
+
+declare const checkedAction: unique symbol;
+
+/**
+ * Proof that `actor` may do `action` in project `projectId`, with the role that decided it. Only this file makes one
+ * (`projectAccess`, `accessFor`, `authorizeInProject`): the symbol key cannot be named elsewhere, so an object of this
+ * type was checked. A lib/ operation takes one instead of checking: its parameter's type names the permission it needs
+ * (`ProjectAccess<"videos.edit">`); a read takes `ProjectAccess`, any checked action, since every role may view.
+ * An operation handed a record id scopes its query to `access.projectId`, so a record of another project is not found.
+ */
+export interface ProjectAccess<A extends ProjectAction = ProjectAction> {
+  readonly actor: Actor;
+  readonly projectId: string;
+  readonly role: ProjectRole;
+  /** The permission that was checked. */
+  readonly action: A;
+  readonly [checkedAction]: A;
+}
+
+function grantAccess<A extends ProjectAction>(
+  actor: Actor,
+  projectId: string,
+  role: ProjectRole,
+  action: A,
+): ProjectAccess<A> {
+  return Object.freeze({ actor, projectId, role, action }) as unknown as ProjectAccess<A>;
+}
+
+/**
+ * The checked access an operation takes: the route wrappers (lib/api/with-project.ts), the pages' and server
+ * actions' helpers (app/_server), the command line and tests call this; lib/ operations never do. A non-member gets
+ * NotFound and a member without the right Forbidden, as `requireProjectAccess`.
+ */
+export async function projectAccess<A extends ProjectAction>(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+  action: A,
+): Promise<ProjectAccess<A>> {
+  const role = await requireProjectAccess(prisma, actor, projectId, action);
+  return grantAccess(actor, projectId, role, action);
+}
+
+/** A member's access to view the project, or null when the actor may not know it exists (pages render 404 then). */
+export async function memberAccess(
+  prisma: PrismaClient,
+  actor: Actor,
+  projectId: string,
+): Promise<ProjectAccess<"project.view"> | null> {
+  const role = await projectRoleOf(prisma, actor, projectId);
+  return role ? grantAccess(actor, projectId, role, "project.view") : null;
+}
+
+/**
+ * The same member's access for another action, decided from the role already read (no query): for a route or page
+ * whose one permission is not the one an operation it calls names (a page that shows a form only owners may send).
+ */
+export function accessFor<A extends ProjectAction>(access: ProjectAccess, action: A): ProjectAccess<A> {
+  if (!roleCan(access.role, action)) {
+    throw new ForbiddenError(`Your role (${access.role}) may not do that in this project.`);
+  }
+  return grantAccess(access.actor, access.projectId, access.role, action);
 }
 
 /** The actor's effective role in the project, or null when they may not know it exists. */
@@ -149,8 +214,4 @@ export async function requireProject(
 export function projectsWhereActorMay(actor: Actor, action: ProjectAction): Prisma.ProjectWhereInput {
   if (actor.isAdmin) return { deletingAt: null };
   return { members: { some: { userId: actor.userId, role: { in: rolesThatMay(action) } } } };
-}
-
-export function requireSiteAdmin(actor: Actor): void {
-  if (!actor.isAdmin) throw new NotFoundError();
 }

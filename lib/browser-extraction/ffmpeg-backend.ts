@@ -31,11 +31,12 @@ import {
   vbenchFrameCountAndRate,
   type FfmpegInfo,
   type SamplingPlan,
-} from "../frames/ffmpeg-sampling";
+} from "./ffmpeg-sampling";
 import { keyFrameSampling } from "../frames/plan-frame-set";
 import { uniformFrameSetFrames } from "../frames/vbench-uniform";
 import { corruptError, describe } from "./diagnose";
-import { encodeJpeg, fitWithin } from "./frame-output";
+import { fitWithin } from "../frames/frame-size";
+import { encodeJpeg } from "./frame-output";
 import type { KeyFrameSetSample, SampleOptions, UniformSample, VideoProbe, WorkerFrame } from "./types";
 import { ExtractionError } from "./types";
 
@@ -70,8 +71,7 @@ let corePromise: Promise<FFmpegCore> | null = null;
  */
 async function ffmpegVariant(baseUrl: string): Promise<"core" | "core-mt"> {
   const isolated =
-    (globalThis as { crossOriginIsolated?: boolean }).crossOriginIsolated === true &&
-    typeof SharedArrayBuffer === "function";
+    typeof crossOriginIsolated !== "undefined" && crossOriginIsolated && typeof SharedArrayBuffer === "function";
   if (!isolated) return "core";
   try {
     const response = await fetch(`${baseUrl}/core-mt/ffmpeg-core.worker.js`, { method: "HEAD", cache: "no-store" });

@@ -76,7 +76,10 @@ export class FrameExtractor {
     // The worker imports the core by URL, so it needs an absolute one (a module worker resolves relative URLs
     // against its own script URL, which under a bundler is somewhere in /_next/).
     this.config = {
-      ffmpegBaseUrl: new URL(base, globalThis.location?.href ?? "http://localhost/").href.replace(/\/$/, ""),
+      ffmpegBaseUrl: new URL(base, typeof location !== "undefined" ? location.href : "http://localhost/").href.replace(
+        /\/$/,
+        "",
+      ),
     };
   }
 

@@ -21,7 +21,8 @@ import { audioOnlyError, corruptError, describe, isExtractionError } from "./dia
 import { computeLumaFeatures, FEATURE_GRID, lumaOfRgba } from "../frames/frame-features";
 import { keyFrameSampling } from "../frames/plan-frame-set";
 import { uniformFrameSetFrames } from "../frames/vbench-uniform";
-import { encodeJpeg, fitWithin } from "./frame-output";
+import { fitWithin } from "../frames/frame-size";
+import { encodeJpeg } from "./frame-output";
 import type { KeyFrameSetSample, SampleOptions, UniformSample, VideoProbe, WorkerFrame } from "./types";
 import { ExtractionError } from "./types";
 

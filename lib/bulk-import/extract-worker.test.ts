@@ -8,6 +8,7 @@ import { makeUser } from "../../testkit/testing/fixtures";
 import { mediaFixtures, uniqueMp4 } from "../../testkit/testing/media-fixtures";
 import { registerStoredVideo } from "../videos/register-video";
 import { runExtractWorker } from "./extract-worker";
+import { projectAccess } from "../authz/permissions";
 
 /** A video registered as the API's POST /projects/:id/videos does: stored, no frames yet. */
 async function registerWithoutFrames(
@@ -19,8 +20,7 @@ async function registerWithoutFrames(
   const storage = getStorage();
   const key = `incoming/test-${Date.now()}-${Math.random().toString(36).slice(2)}`;
   const stored = await storage.put(key, fs.readFileSync(file));
-  return registerStoredVideo({ prisma, storage }, actor, {
-    projectId,
+  return registerStoredVideo({ prisma, storage }, await projectAccess(prisma, actor, projectId, "videos.import"), {
     incomingKey: key,
     sha256: stored.sha256,
     sizeBytes: stored.size,

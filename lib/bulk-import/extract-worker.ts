@@ -2,6 +2,7 @@
 // by an import that stopped before its frames), extracted (native ffmpeg, or ffmpeg.wasm without it) exactly
 // as `npm run import` does, so such videos do not wait for someone to open the Extract pending page.
 import type { Actor } from "../auth/actor";
+import { projectAccess, type ProjectAccess } from "../authz/permissions";
 import { createFrameSet, recordExtractionError } from "../videos/frame-sets";
 import type { VideoDeps } from "../videos/register-video";
 import type { FfmpegTools } from "./ffmpeg-tools";
@@ -81,11 +82,14 @@ export async function runExtractWorker(options: ExtractWorkerOptions): Promise<{
           name: importer?.name ?? "extract-worker",
           isAdmin: true,
         };
+        let access: ProjectAccess<"videos.import"> | null = null;
         try {
+          // The worker is an entry point as the CLI is: it checks the access its operations take.
+          access = await projectAccess(deps.prisma, actor, video.projectId, "videos.import");
           const frames = await deps.storage.withLocalFile(video.storageKey, (localPath) =>
             extractFrameSetFromFile(localPath, options.parameters, { signal, tools: options.frameTools }),
           );
-          const saved = await createFrameSet(deps, actor, video.id, {
+          const saved = await createFrameSet(deps, access, video.id, {
             parameters: frames.parameters,
             manifest: frames.manifest,
             files: frames.files,
@@ -101,7 +105,7 @@ export async function runExtractWorker(options: ExtractWorkerOptions): Promise<{
           failed += 1;
           const message = error instanceof Error ? error.message : String(error);
           log(`failed ${video.relativePath} (video ${video.id}): ${message}`);
-          await recordExtractionError(deps, actor, video.id, message.slice(0, 2000)).catch(() => {});
+          if (access) await recordExtractionError(deps, access, video.id, message.slice(0, 2000)).catch(() => {});
         }
       }
     });

@@ -9,6 +9,7 @@ import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
 import { getStorage } from "../storage/storage";
 import { makeUser } from "../../testkit/testing/fixtures";
+import { projectAccess } from "../authz/permissions";
 import { importFolders, type ImportSummary } from "./import-folder";
 import { localTarget, type ImportTarget } from "./import-target";
 import { extractFrameSetFromFile } from "./native-extraction";
@@ -150,7 +151,8 @@ afterAll(() => {
 async function newProject() {
   owner = await makeUser();
   const project = await createProject(prisma, owner, { name: `import ${Date.now()}` });
-  return { projectId: project.id, target: localTarget({ prisma, storage: getStorage() }, owner, project.id) };
+  const access = await projectAccess(prisma, owner, project.id, "videos.import");
+  return { projectId: project.id, target: localTarget({ prisma, storage: getStorage() }, access) };
 }
 
 function videoOutcomes(summary: ImportSummary, status: string) {

@@ -3,10 +3,10 @@
 // and frame-set routes call, so a file is checked, deduplicated and stored exactly as from the Import page.
 import { Readable } from "node:stream";
 import { ApiError, apiFetch } from "../api-client";
-import type { Actor } from "../auth/actor";
+import type { ProjectAccess } from "../authz/permissions";
 import { isAppError } from "../errors";
 import { savePromptList, type PromptListReport } from "../videos/prompt-list-store";
-import { createFrameSet, findVideoForActor, recordExtractionError } from "../videos/frame-sets";
+import { createFrameSet, findProjectVideo, recordExtractionError } from "../videos/frame-sets";
 import type { VideoDeps } from "../videos/register-video";
 import {
   appendUploadChunk,
@@ -74,27 +74,27 @@ function targetVideo(video: { id: string; status: string; prompt: string | null 
   return { id: video.id, status: video.status, prompt: video.prompt };
 }
 
-/** This process, on the local database and storage, acting as `actor` (whose project role applies). */
-export function localTarget(deps: VideoDeps, actor: Actor, projectId: string): ImportTarget {
+/** This process, on the local database and storage, acting with `access` (an actor's checked right to import). */
+export function localTarget(deps: VideoDeps, access: ProjectAccess<"videos.import">): ImportTarget {
   return {
-    description: `the local database (as ${actor.email})`,
-    savePromptList: (fileName, text, options) => savePromptList(deps, actor, projectId, fileName, text, options),
-    startUpload: (input) => createUploadSession(deps, actor, projectId, input),
-    uploadStatus: (uploadId) => uploadStatus(deps, actor, uploadId),
+    description: `the local database (as ${access.actor.email})`,
+    savePromptList: (fileName, text, options) => savePromptList(deps, access, fileName, text, options),
+    startUpload: (input) => createUploadSession(deps, access, input),
+    uploadStatus: (uploadId) => uploadStatus(deps, access, uploadId),
     appendChunk: (uploadId, offset, bytes) =>
-      appendUploadChunk(deps, actor, uploadId, offset, Readable.from([Buffer.from(bytes)]), bytes.byteLength),
-    completeUpload: async (uploadId) => targetVideo(await completeUpload(deps, actor, uploadId)),
-    cancelUpload: (uploadId) => cancelUpload(deps, actor, uploadId),
-    video: async (videoId) => targetVideo(await findVideoForActor(deps, actor, videoId, "project.view")),
+      appendUploadChunk(deps, access, uploadId, offset, Readable.from([Buffer.from(bytes)]), bytes.byteLength),
+    completeUpload: async (uploadId) => targetVideo(await completeUpload(deps, access, uploadId)),
+    cancelUpload: (uploadId) => cancelUpload(deps, access, uploadId),
+    video: async (videoId) => targetVideo(await findProjectVideo(deps, access, videoId)),
     saveFrameSet: (videoId, frames) =>
-      createFrameSet(deps, actor, videoId, {
+      createFrameSet(deps, access, videoId, {
         parameters: frames.parameters,
         manifest: frames.manifest,
         files: frames.files,
         decoder: frames.decoder,
         decoderVersion: frames.decoderVersion,
       }),
-    recordExtractionError: (videoId, message) => recordExtractionError(deps, actor, videoId, message),
+    recordExtractionError: (videoId, message) => recordExtractionError(deps, access, videoId, message),
   };
 }
 

@@ -7,7 +7,8 @@
 // vbenchFrameCountAndRate and uniformFrameSetFrames).
 import fs from "node:fs";
 import { corruptError } from "../browser-extraction/diagnose";
-import { fitWithin, normalizeJpegQuality } from "../browser-extraction/frame-output";
+import { normalizeJpegQuality } from "../browser-extraction/frame-output";
+import { fitWithin } from "../frames/frame-size";
 import { ExtractionError, type VideoProbe } from "../browser-extraction/types";
 import {
   DAMAGE_PATTERN,
@@ -18,14 +19,13 @@ import {
   lumaOutputFeatures,
   lumaPlaneBytes,
   planFrameSampling,
-  planSampling,
   probeFromInspection,
   readInspection,
   segmentDecoding,
   vbenchFrameCountAndRate,
   type FfmpegInfo,
   type SamplingPlan,
-} from "../frames/ffmpeg-sampling";
+} from "../browser-extraction/ffmpeg-sampling";
 import {
   normaliseFrameSetParameters,
   type FrameManifest,
@@ -80,25 +80,6 @@ export function mjpegQscale(jpegQuality: number): number {
 }
 
 /**
- * Decodes the frames shown at `timestampsS` (one ffmpeg run per segment of nearby frames), each as a JPEG
- * of longest side ≤ maxSide and the features of that frame scaled to longest side 64.
- */
-export async function sampleVideoFile(
-  filePath: string,
-  inspected: InspectedVideo,
-  timestampsS: number[],
-  options: { maxSide: number; jpegQuality: number; signal?: AbortSignal; tools?: FfmpegTools },
-): Promise<NativeFrame[]> {
-  // Frames go to files, not memory: a segment may hold every sampled frame of a long video.
-  const plan = planSampling(inspected.info, timestampsS, Number.MAX_SAFE_INTEGER);
-  const decoded = await decodePlannedFrames(filePath, inspected, plan, options);
-  return timestampsS.map((timestampS, i) => {
-    const index = plan.requestedIndex[i]!;
-    return { timestampS, frameTimestampS: inspected.info.frames[index]!.pts, ...decoded.get(index)! };
-  });
-}
-
-/**
  * The frames a key-frame set samples at `sampleFps`, picked by frame index from the decoded frames' times
  * (keyFrameSampling, as every backend does), with the duration they give.
  */
@@ -129,8 +110,11 @@ export async function sampleKeyFrameSetFile(
   };
 }
 
-/** Each planned frame (by its index into info.frames) as a JPEG of longest side ≤ maxSide, with its features. */
-async function decodePlannedFrames(
+/**
+ * Each planned frame (by its index into info.frames) as a JPEG of longest side ≤ maxSide, with its features (one
+ * ffmpeg run per segment of nearby frames).
+ */
+export async function decodePlannedFrames(
   filePath: string,
   inspected: InspectedVideo,
   plan: SamplingPlan,

@@ -6,6 +6,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import type { Actor } from "../auth/actor";
+import { projectAccess } from "../authz/permissions";
 import { createPrismaClient } from "../db/prisma";
 import { resolveDatabase } from "../db/resolve-database";
 import { normaliseFrameSetParameters } from "../frames/frame-set-parameters";
@@ -185,10 +186,10 @@ export async function runImportCli(argv: string[], io: BulkCliIo): Promise<numbe
     } else {
       database = await resolveDatabase((line) => io.stderr.write(`${line}\n`));
       prisma = createPrismaClient(database.url);
+      const actor = await localActor(prisma, values.project, values.as);
       target = localTarget(
         { prisma, storage: getStorage() },
-        await localActor(prisma, values.project, values.as),
-        values.project,
+        await projectAccess(prisma, actor, values.project, "videos.import"),
       );
     }
     const journalPath = values.state ?? defaultJournalPath(target.description, values.project);

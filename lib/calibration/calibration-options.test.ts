@@ -4,10 +4,11 @@ import { prisma } from "../db/prisma";
 import { NotFoundError } from "../errors";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../../testkit/testing/fixtures";
-import { runName } from "../runs/run-name";
+import { runName } from "../run-records/run-name";
 import { createRubricTask } from "../rubrics/rubric-tasks";
 import { builtInCatalogue, catalogFor } from "../task-modules/task-catalogue";
 import { calibrationOptions, runOptionLabels } from "./calibration-options";
+import { projectAccess } from "../authz/permissions";
 
 /*
  * Issue 38 §5.9: the calibration pages' run pickers showed two identical labels for two runs with different
@@ -79,7 +80,7 @@ beforeAll(async () => {
 
 describe("the calibration pages' run pickers", () => {
   it("label runs that runName names alike by the time to the second and the settings that differ among the task's runs", async () => {
-    const { runs } = await calibrationOptions(prisma, owner, projectId);
+    const { runs } = await calibrationOptions(prisma, await projectAccess(prisma, owner, projectId, "export.read"));
     const byId = new Map(runs.map((r) => [r.id, r]));
     const named = (key: string) =>
       runName(
@@ -118,7 +119,7 @@ describe("the calibration pages' run pickers", () => {
         createdById: owner.userId,
       },
     });
-    const task = await createRubricTask(prisma, owner, rubricProject, {
+    const task = await createRubricTask(prisma, await projectAccess(prisma, owner, rubricProject, "rubrics.manage"), {
       definition: {
         name: "Glow check",
         frames: { mode: "key_frames" },
@@ -137,7 +138,7 @@ describe("the calibration pages' run pickers", () => {
         status: "done",
       },
     });
-    const { runs } = await calibrationOptions(prisma, owner, rubricProject);
+    const { runs } = await calibrationOptions(prisma, await projectAccess(prisma, owner, rubricProject, "export.read"));
     expect(runOptionLabels(runs, await catalogFor(prisma, rubricProject)).get(run.id)).toMatch(
       /^Glow check · m @ Stub · /,
     );
@@ -145,6 +146,6 @@ describe("the calibration pages' run pickers", () => {
   });
 
   it("are for members only", async () => {
-    await expect(calibrationOptions(prisma, stranger, projectId)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(projectAccess(prisma, stranger, projectId, "export.read")).rejects.toBeInstanceOf(NotFoundError);
   });
 });

@@ -1,8 +1,7 @@
 /** What the calibration pages offer to compare: label sets and runs of any task (each report checks the run it is given). */
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
-import { labelRunsByTask, RUN_LABEL_SELECT, runLabelParts } from "../runs/run-option-labels";
+import type { ProjectAccess } from "../authz/permissions";
+import { labelRunsByTask, RUN_LABEL_SELECT, runLabelParts } from "../judge/runs/run-option-labels";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
 
 export interface CalibrationRunOption {
@@ -13,13 +12,13 @@ export interface CalibrationRunOption {
   endpoint: string;
   model: string;
   videos: number;
-  /** What the run was started with, as words by name (lib/runs/run-labels): its labels name the ones that differ. */
+  /** What the run was started with, as words by name (lib/judge/runs/run-labels): its labels name the ones that differ. */
   settings: Record<string, string>;
 }
 
 /** The pickers of the calibration pages: the project's label sets and its judge runs (newest first). */
-export async function calibrationOptions(prisma: PrismaClient, actor: Actor, projectId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "export.read");
+export async function calibrationOptions(prisma: PrismaClient, access: ProjectAccess<"export.read">) {
+  const { projectId } = access;
   const [labelSets, runs] = await Promise.all([
     prisma.labelSet.findMany({
       where: { projectId },
@@ -53,7 +52,7 @@ export async function calibrationOptions(prisma: PrismaClient, actor: Actor, pro
 
 /**
  * The pickers' labels of these runs, by id: each names its task, judge and start to the second, and the
- * settings in which it differs from the other runs of its task listed (lib/runs/run-labels; runs of two
+ * settings in which it differs from the other runs of its task listed (lib/judge/runs/run-labels; runs of two
  * tasks are told apart by the task), so no two read the same. A rubric task's run is named by the project's catalogue.
  */
 export function runOptionLabels(

@@ -33,7 +33,7 @@ export type PaperTableQuery = z.output<typeof paperTableQuerySchema>;
 
 /**
  * A setup to compare: a run (its argmax scores and verdicts), or `<runId>:expected`, the same run's
- * logprob-weighted (expected) scores (lib/judge/expected-score.ts).
+ * logprob-weighted (expected) scores (lib/judge/calls/expected-score.ts).
  */
 const setupId = z
   .string()

@@ -6,19 +6,21 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { createRun } from "../judge/runs";
+import { createRun } from "../judge/runs/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { createRubricTask } from "../rubrics/rubric-tasks";
 import { rubricTargetId } from "../rubrics/rubric-declaration";
 
 import { makeUser } from "../../testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
+import { createEnsembleRun } from "../ensembles/ensemble-runs";
 import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { insertJudgment } from "../../testkit/testing/judgments";
 import { createStubEndpoint } from "../../testkit/testing/stub-endpoint";
 import { compareSetupsQuerySchema } from "./calibration.validation";
 import { compareSetupsReport } from "./compare-setups-load";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 const RUBRIC = JSON.stringify({
   name: "Simulated quality for setups",
@@ -51,7 +53,9 @@ beforeAll(async () => {
   }));
   for (const [i, id] of videoIds.entries())
     await prisma.video.update({ where: { id }, data: { prompt: `A kite ${i}, truth=${TRUTHS[i]}` } });
-  const created = await createRubricTask(prisma, owner, projectId, { file: RUBRIC });
+  const created = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
+    file: RUBRIC,
+  });
   pipeline = created.pipeline;
   targetId = rubricTargetId(created.key, "quality");
 }, 300_000);
@@ -62,7 +66,12 @@ describe("compare setups with ensemble runs", () => {
     "a self-consistency run's and a panel's calls, tokens, cost and latency are their members' sums; a plain run's are its own",
     { timeout: 300_000 },
     async () => {
-      const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines };
+      const deps = {
+        prisma,
+        queue: inlineJudgeQueue(testJudgeDeps()),
+        pipelines: builtInCatalogue().pipelines,
+        startEnsemble: createEnsembleRun,
+      };
       const priced = { maxConcurrency: 4, pricePer1kInput: 0.001, pricePer1kOutput: 0.002 };
       // A third judge for the plain run: a panel member on the same endpoint would share its cache keys.
       const [a, b, c] = await Promise.all(
@@ -73,17 +82,20 @@ describe("compare setups with ensemble runs", () => {
           }),
         ),
       );
-      const samples = await createRun(deps, owner, projectId, {
+      const samples = await createRun(deps, await projectAccess(prisma, owner, projectId, "runs.manage"), {
         pipeline,
         endpointId: a!.id,
         ensemble: { kind: "samples", samples: 3, temperature: 0.7 },
       });
-      const panel = await createRun(deps, owner, projectId, {
+      const panel = await createRun(deps, await projectAccess(prisma, owner, projectId, "runs.manage"), {
         pipeline,
         endpointId: a!.id,
         ensemble: { kind: "panel", endpointIds: [a!.id, b!.id], combine: "mean" },
       });
-      const plain = await createRun(deps, owner, projectId, { pipeline, endpointId: c!.id });
+      const plain = await createRun(deps, await projectAccess(prisma, owner, projectId, "runs.manage"), {
+        pipeline,
+        endpointId: c!.id,
+      });
       const membersOf = (run: unknown) => (run as { members: string[] }).members;
       expect(membersOf(samples)).toHaveLength(3);
       expect(membersOf(panel)).toHaveLength(2);
@@ -113,8 +125,7 @@ describe("compare setups with ensemble runs", () => {
 
       const report = await compareSetupsReport(
         prisma,
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "export.read"),
         compareSetupsQuerySchema.parse({
           runIds: `${samples.id},${panel.id},${plain.id}`,
           reference: "consensus",

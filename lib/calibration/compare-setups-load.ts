@@ -1,6 +1,5 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import { labelSetReviewerId, LABEL_SET_REVIEWER_PREFIX } from "../label-sets/label-set-reviewer";
 import { catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
@@ -418,15 +417,12 @@ async function setupOfRun(
   return { judgments, setup };
 }
 
-export async function compareSetupsReport(
-  prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
-  query: CompareSetupsQuery,
-  given?: TaskCatalogue,
-): Promise<CompareSetupsReport> {
-  await requireProjectAccess(prisma, actor, projectId, "export.read");
-  const wanted = query.runIds.map((setupId) => ({
+/**
+ * The runs compared, one per setup id in the order asked (`<runId>:expected` is the run's expected-score setup),
+ * every one of them the project's.
+ */
+async function comparedRuns(prisma: PrismaClient, projectId: string, setupIds: string[]) {
+  const wanted = setupIds.map((setupId) => ({
     setupId,
     runId: setupId.replace(/:expected$/, ""),
     expected: setupId.endsWith(":expected"),
@@ -443,6 +439,50 @@ export async function compareSetupsReport(
     setupId: w.setupId,
     expected: w.expected,
   }));
+  return { runIds, ordered };
+}
+
+/**
+ * The runs whose calls each setup paid for: the run and its ensemble members (an ensemble run, self-consistency
+ * samples or a judge panel, calls no endpoint itself: its members make the calls).
+ */
+async function callRunIdsOf(
+  prisma: PrismaClient,
+  runIds: string[],
+  ordered: { id: string; setupId: string }[],
+): Promise<Map<string, string[]>> {
+  const members = await prisma.judgeRun.findMany({
+    where: { parentRunId: { in: runIds } },
+    select: { id: true, parentRunId: true },
+  });
+  const membersOf = (runId: string) => members.filter((m) => m.parentRunId === runId).map((m) => m.id);
+  return new Map(ordered.map((run) => [run.setupId, [run.id, ...membersOf(run.id)]]));
+}
+
+/** Where the setups differ: each setting whether any two differ, and the steps whose templates do. */
+function setupDifferences(setups: RunSetup[]) {
+  const distinct = (f: (s: RunSetup) => unknown) => new Set(setups.map((s) => JSON.stringify(f(s)))).size > 1;
+  const stepIds = [...new Set(setups.flatMap((s) => Object.keys(s.templates)))].sort();
+  return {
+    endpoint: distinct((s) => s.endpoint),
+    model: distinct((s) => s.model),
+    inputMode: distinct((s) => s.inputMode),
+    parameters: distinct((s) => json(s.parameters)),
+    templates: stepIds.filter((step) => distinct((s) => s.templates[step]?.hashes ?? [])),
+    frameSets: distinct((s) => s.frameSets),
+    aggregation: distinct((s) => s.aggregation),
+    verdict: distinct((s) => s.verdict),
+  };
+}
+
+export async function compareSetupsReport(
+  prisma: PrismaClient,
+  access: ProjectAccess<"export.read">,
+  query: CompareSetupsQuery,
+  given?: TaskCatalogue,
+): Promise<CompareSetupsReport> {
+  const { actor, projectId } = access;
+  const { runIds, ordered } = await comparedRuns(prisma, projectId, query.runIds);
   const other = ordered.find((r) => r.pipeline !== ordered[0]!.pipeline);
   if (other)
     throw new ValidationError(
@@ -478,14 +518,7 @@ export async function compareSetupsReport(
   );
   const labelled = [...labels.keys()];
 
-  // An ensemble run (self-consistency samples or a judge panel) calls no endpoint itself: its members make the calls.
-  const members = await prisma.judgeRun.findMany({
-    where: { parentRunId: { in: runIds } },
-    select: { id: true, parentRunId: true },
-  });
-  const membersOf = (runId: string) => members.filter((m) => m.parentRunId === runId).map((m) => m.id);
-  /** The runs whose calls a setup paid for: the run and its ensemble members. */
-  const callRunIds = new Map(ordered.map((run) => [run.setupId, [run.id, ...membersOf(run.id)]]));
+  const callRunIds = await callRunIdsOf(prisma, runIds, ordered);
 
   const judgments: RunJudgments[] = [];
   const setups: RunSetup[] = [];
@@ -496,9 +529,7 @@ export async function compareSetupsReport(
   }
   const bootstrap = { iterations: query.iterations ?? 1000, seed: query.seed ?? 1 };
   const comparison = compareSetups(labels, judgments, bootstrap);
-  const distinct = (f: (s: RunSetup) => unknown) => new Set(setups.map((s) => JSON.stringify(f(s)))).size > 1;
-  const stepIds = [...new Set(setups.flatMap((s) => Object.keys(s.templates)))].sort();
-  const differingSteps = stepIds.filter((step) => distinct((s) => s.templates[step]?.hashes ?? []));
+  const differs = setupDifferences(setups);
   return {
     reference,
     compared: {
@@ -509,21 +540,12 @@ export async function compareSetupsReport(
       ...(compared.unit === "item" ? { per: "item" as const } : {}),
     },
     runs: setups,
-    differs: {
-      endpoint: distinct((s) => s.endpoint),
-      model: distinct((s) => s.model),
-      inputMode: distinct((s) => s.inputMode),
-      parameters: distinct((s) => json(s.parameters)),
-      templates: differingSteps,
-      frameSets: distinct((s) => s.frameSets),
-      aggregation: distinct((s) => s.aggregation),
-      verdict: distinct((s) => s.verdict),
-    },
+    differs,
     templateDiffs: await templateDiffs(
       prisma,
       setups,
       callRunIds,
-      differingSteps,
+      differs.templates,
       videoOfItem ? (videoOfItem.get(comparison.videoIds[0] ?? "") ?? null) : (comparison.videoIds[0] ?? null),
     ),
     comparison,

@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ValidationError } from "../errors";
-import type { RegisteredPipeline } from "../judge/engine/pipeline";
+import type { RegisteredPipeline } from "../task-modules/pipeline-types";
 import { builtInCatalogue, withTasks } from "../task-modules/task-catalogue";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { makeUser } from "../../testkit/testing/fixtures";
@@ -12,6 +12,7 @@ import { insertEndpoint, insertFinishedRun } from "../../testkit/testing/raw-row
 import { compareSetupsQuerySchema } from "./calibration.validation";
 import { compareSetupsReport } from "./compare-setups-load";
 import { WithheldError } from "../visibility/withheld";
+import { projectAccess } from "../authz/permissions";
 
 /*
  * Comparing judge setups reads which task's runs it compares from the catalogue it is given: a toy task added to the
@@ -142,8 +143,7 @@ describe("comparing setups of a toy task of the catalogue", () => {
   it("compares its runs against the reviewers' verdicts on its verdict metric and names their settings through its module", async () => {
     const report = await compareSetupsReport(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       compareSetupsQuerySchema.parse({ runIds: runs.join(","), reference: "consensus", iterations: 100 }),
       toy,
     );
@@ -175,7 +175,12 @@ describe("comparing setups of a toy task of the catalogue", () => {
       data: { itemId: item.id, queueId: queue.id, reviewerId: owner.userId },
     });
     const query = compareSetupsQuerySchema.parse({ runIds: runs.join(","), reference: "consensus", iterations: 100 });
-    const withheld = await compareSetupsReport(prisma, owner, projectId, query, toy).catch((error: unknown) => error);
+    const withheld = await compareSetupsReport(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "export.read"),
+      query,
+      toy,
+    ).catch((error: unknown) => error);
     expect(withheld).toBeInstanceOf(WithheldError);
     expect((withheld as WithheldError).message).toContain('hidden while you review "Setups blind" blind: 1 item left');
     await prisma.reviewQueue.update({ where: { id: queue.id }, data: { archivedAt: new Date() } });
@@ -198,8 +203,7 @@ describe("comparing setups of a toy task of the catalogue", () => {
     });
     const mixed = compareSetupsReport(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       compareSetupsQuerySchema.parse({ runIds: `${runs[0]},${other}`, reference: "consensus" }),
       toy,
     );

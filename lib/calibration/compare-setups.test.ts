@@ -4,7 +4,7 @@ import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { NotFoundError, ValidationError } from "../errors";
 import { HALLUCINATION_TEMPLATE_IDS } from "../tasks/hallucination/schemas";
-import { templateHash, loadTemplate } from "../judge/prompt-templates";
+import { templateHash, loadTemplate } from "../prompt-versions/prompt-templates";
 import { importT2vHaluBench } from "../tasks/hallucination/t2vhalubench";
 import { reviewVideoOutcome } from "../reviews/reviews";
 import { setGold } from "../adjudication/adjudication";
@@ -15,6 +15,7 @@ import { compareSetupsQuerySchema } from "./calibration.validation";
 import { compareSetups, thresholdSweep } from "./compare-setups";
 import { compareSetupsReport } from "./compare-setups-load";
 import { lineDiff } from "./line-diff";
+import { projectAccess } from "../authz/permissions";
 
 const ids = ["v1", "v2", "v3", "v4", "v5", "v6"];
 const reference = new Map(ids.map((id, i) => [id, i < 3]));
@@ -118,7 +119,7 @@ describe("compareSetupsReport", () => {
     for (const [i, h] of [1, 1, 0, 0].entries()) ws.addRow([`${i + 1}.mp4`, h, 1, "-", "-", "Sora"]);
     const file = new Uint8Array(await workbook.xlsx.writeBuffer());
     labelSetId = (
-      await importT2vHaluBench(prisma, owner, projectId, {
+      await importT2vHaluBench(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
         file,
         fileName: "labels.xlsx",
         name: "Authors",
@@ -171,7 +172,11 @@ describe("compareSetupsReport", () => {
     compareSetupsQuerySchema.parse({ runIds: `${runA},${runB}`, labelSetId, iterations: "200", ...over });
 
   it("puts the runs side by side against a label set, with their settings and what differs", async () => {
-    const report = await compareSetupsReport(prisma, owner, projectId, query({}));
+    const report = await compareSetupsReport(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "export.read"),
+      query({}),
+    );
     expect(report.reference).toMatchObject({ kind: "label_set", name: "Authors" });
     expect(report.comparison.videoIds).toHaveLength(4);
     const [a, b] = report.comparison.runs;
@@ -201,9 +206,27 @@ describe("compareSetupsReport", () => {
   });
 
   it("compares with the reviewers' consensus instead", async () => {
-    await reviewVideoOutcome(prisma, reviewer, runA, videoIds[0]!, "verdict", { value: 1 });
-    await reviewVideoOutcome(prisma, reviewer, runA, videoIds[2]!, "verdict", { value: 1 });
-    const report = await compareSetupsReport(prisma, owner, projectId, query({ reference: "consensus" }));
+    await reviewVideoOutcome(
+      prisma,
+      await projectAccess(prisma, reviewer, projectId, "scores.review"),
+      runA,
+      videoIds[0]!,
+      "verdict",
+      { value: 1 },
+    );
+    await reviewVideoOutcome(
+      prisma,
+      await projectAccess(prisma, reviewer, projectId, "scores.review"),
+      runA,
+      videoIds[2]!,
+      "verdict",
+      { value: 1 },
+    );
+    const report = await compareSetupsReport(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "export.read"),
+      query({ reference: "consensus" }),
+    );
     expect(report.reference).toEqual({ kind: "consensus" });
     expect(report.comparison.videoIds).toEqual([videoIds[0], videoIds[2]].sort());
     // The reviewer says yes to both: A is right on one (video 1), B on both.
@@ -214,7 +237,15 @@ describe("compareSetupsReport", () => {
     // Another reviewer says "no hallucination" on all four videos; the owner adjudicates three of them.
     const second = await makeUser();
     await prisma.projectMember.create({ data: { projectId, userId: second.userId, role: "reviewer" } });
-    for (const videoId of videoIds) await reviewVideoOutcome(prisma, second, runA, videoId, "verdict", { value: 0 });
+    for (const videoId of videoIds)
+      await reviewVideoOutcome(
+        prisma,
+        await projectAccess(prisma, second, projectId, "scores.review"),
+        runA,
+        videoId,
+        "verdict",
+        { value: 0 },
+      );
     const keyOf = async (videoId: string) =>
       (
         await prisma.humanJudgment.findFirstOrThrow({
@@ -232,7 +263,11 @@ describe("compareSetupsReport", () => {
       note: "the ball passes through the table",
     });
 
-    const report = await compareSetupsReport(prisma, owner, projectId, query({ reference: "gold" }));
+    const report = await compareSetupsReport(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "export.read"),
+      query({ reference: "gold" }),
+    );
     expect(report.reference).toEqual({ kind: "gold" });
     // Video 4 has no gold: left out.
     expect(report.comparison.videoIds).toEqual(videoIds.slice(0, 3).sort());
@@ -261,18 +296,30 @@ describe("compareSetupsReport", () => {
     expect(() => compareSetupsQuerySchema.parse({ runIds: "a,b,c,d,e,f,g", labelSetId })).toThrow(/at most six/);
     expect(() => compareSetupsQuerySchema.parse({ runIds: `${runA},${runB}` })).toThrow(/label set/);
     await expect(
-      compareSetupsReport(prisma, owner, projectId, query({ runIds: `${runA},nope` })),
+      compareSetupsReport(
+        prisma,
+        await projectAccess(prisma, owner, projectId, "export.read"),
+        query({ runIds: `${runA},nope` }),
+      ),
     ).rejects.toBeInstanceOf(NotFoundError);
-    await expect(compareSetupsReport(prisma, owner, projectId, query({ annotator: "x" }))).rejects.toBeInstanceOf(
-      ValidationError,
-    );
+    await expect(
+      compareSetupsReport(
+        prisma,
+        await projectAccess(prisma, owner, projectId, "export.read"),
+        query({ annotator: "x" }),
+      ),
+    ).rejects.toBeInstanceOf(ValidationError);
   });
 
   it("compares a run's logprob-weighted (expected) scores with its argmax as another setup, with κ, F1, Spearman, their paired bootstraps and the same cost", async () => {
     // Run B's judge answered 9 3 6 1 (argmax); its token probabilities put the expected scores at 8.6 6.4 4.2 1.1.
     for (const [v, expected] of [8.6, 6.4, 4.2, 1.1].entries())
       await prisma.score.updateMany({ where: { runId: runB, videoId: videoIds[v]! }, data: { expected } });
-    const report = await compareSetupsReport(prisma, owner, projectId, query({ runIds: `${runB},${runB}:expected` }));
+    const report = await compareSetupsReport(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "export.read"),
+      query({ runIds: `${runB},${runB}:expected` }),
+    );
     expect(report.runs.map((r) => [r.id, r.runId, r.scores])).toEqual([
       [runB, runB, "argmax"],
       [`${runB}:expected`, runB, "expected"],
@@ -287,7 +334,11 @@ describe("compareSetupsReport", () => {
     expect(report.runs[1]).toMatchObject({ costUsd: 0.5, calls: 1 });
     // A run without expected scores says so.
     await expect(
-      compareSetupsReport(prisma, owner, projectId, query({ runIds: `${runB},${runA}:expected` })),
+      compareSetupsReport(
+        prisma,
+        await projectAccess(prisma, owner, projectId, "export.read"),
+        query({ runIds: `${runB},${runA}:expected` }),
+      ),
     ).rejects.toThrow(/no logprob-weighted scores/);
     expect(() => compareSetupsQuerySchema.parse({ runIds: `${runA},${runB}:median`, labelSetId })).toThrow(
       /Not a setup/,

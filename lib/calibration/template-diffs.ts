@@ -3,7 +3,7 @@
  * first setup's text and a line diff to each other setup's.
  */
 import type { PrismaClient } from "../generated/prisma/client";
-import { createTemplateStore } from "../judge/prompt-templates";
+import { createTemplateStore } from "../prompt-versions/prompt-templates";
 import { lineDiff, type DiffLine } from "./line-diff";
 
 export interface TemplateDiff {

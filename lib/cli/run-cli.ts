@@ -8,6 +8,7 @@ import { deactivateUser, deleteUser, reactivateUser, resetPassword, userIdByEmai
 import { createPrismaClient } from "../db/prisma";
 import { resolveDatabase } from "../db/resolve-database";
 import { AppError, isAppError } from "../errors";
+import { projectAccess } from "../authz/permissions";
 import { addMember, createProject } from "../projects/projects";
 import { addMemberSchema, createProjectSchema } from "../projects/projects.validation";
 import { chooseCliDatabase, describeCliDatabase, readRunningApp, RUNNING_APP_FILE } from "./running-app";
@@ -83,7 +84,7 @@ const commands: Record<string, Command> = {
       email: required(values.email, "--email"),
       role: required(values.role, "--role"),
     });
-    await addMember(prisma, CLI_ACTOR, input);
+    await addMember(prisma, await projectAccess(prisma, CLI_ACTOR, input.projectId, "members.manage"), input);
     io.stderr(`${input.email} is now ${input.role} of project ${input.projectId}`);
   },
   "reset-password": async (prisma, args, io) => {

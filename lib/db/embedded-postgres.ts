@@ -99,14 +99,7 @@ export async function startEmbeddedPostgres(options: {
 }): Promise<EmbeddedServer> {
   const dir = path.resolve(options.dir);
   const log = options.log ?? (() => {});
-  // The server's own chatter is kept for an error message and printed only with DB_LOG=1.
-  const recent: string[] = [];
-  const serverLog = (message: unknown) => {
-    const text = String(message).trimEnd();
-    recent.push(text);
-    if (recent.length > 40) recent.shift();
-    if (process.env.DB_LOG === "1") log(text);
-  };
+  const { recent, serverLog } = keptServerLog(log);
   const credentials = readOrCreateCredentials(path.join(path.dirname(dir), `${path.basename(dir)}-credentials.json`));
   const isRoot = os.userInfo().uid === 0;
   const owner = isRoot ? await postgresOsUser() : null;
@@ -175,26 +168,45 @@ export async function startEmbeddedPostgres(options: {
         `${error instanceof Error ? `: ${error.message}` : ""}. Its last log lines:\n${recent.join("\n")}`,
     );
   }
-  // If this process exits without stopping it, the server shuts down too (a fast shutdown, by signal).
-  const stopOnExit = () => child.kill("SIGINT");
-  process.once("exit", stopOnExit);
-  let stopped: Promise<void> | null = null;
   return {
     baseUrl: urlFor(credentials, port, "postgres"),
     port,
     ownsServer: true,
     clusterDir,
     nativeDir,
-    stop: () => {
-      stopped ??= (async () => {
-        process.removeListener("exit", stopOnExit);
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        const exited = new Promise((resolve) => child.once("exit", resolve));
-        child.kill("SIGINT");
-        await exited;
-      })();
-      return stopped;
-    },
+    stop: serverStopper(child),
+  };
+}
+
+/** The server's own chatter: the last 40 lines kept for an error message, printed only with DB_LOG=1. */
+function keptServerLog(log: (line: string) => void): { recent: string[]; serverLog: (message: unknown) => void } {
+  const recent: string[] = [];
+  const serverLog = (message: unknown) => {
+    const text = String(message).trimEnd();
+    recent.push(text);
+    if (recent.length > 40) recent.shift();
+    if (process.env.DB_LOG === "1") log(text);
+  };
+  return { recent, serverLog };
+}
+
+/**
+ * How the server this process started stops: once, by a fast shutdown (SIGINT), waiting for it to exit. If this
+ * process exits without stopping it, the server shuts down too.
+ */
+function serverStopper(child: ChildProcess): () => Promise<void> {
+  const stopOnExit = () => child.kill("SIGINT");
+  process.once("exit", stopOnExit);
+  let stopped: Promise<void> | null = null;
+  return () => {
+    stopped ??= (async () => {
+      process.removeListener("exit", stopOnExit);
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      const exited = new Promise((resolve) => child.once("exit", resolve));
+      child.kill("SIGINT");
+      await exited;
+    })();
+    return stopped;
   };
 }
 

@@ -1,3 +1,4 @@
+import { queueAccess } from "@/testkit/testing/queue-access";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -17,6 +18,7 @@ import { applyMigrations, readMigrations } from "./migrate";
 import { createPrismaClient } from "./prisma";
 import { MIGRATIONS_DIR } from "./resolve-database";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 // A database as the release before generic metrics left it: hallucination runs whose per-video
 // numbers live in run_video's scoreS/scoreD/scoreI/overall/verdict columns, with human judgments and
@@ -180,8 +182,7 @@ describe(`migration ${MIGRATION}`, () => {
   it("lists, filters and sorts the same values as the old columns did", async () => {
     const list = await browseVideos(
       db,
-      owner,
-      projectId,
+      await projectAccess(db, owner, projectId, "project.view"),
       videoListQuerySchema(builtInCatalogue()).parse({ sort: "S", dir: "desc" }),
     );
     expect(list.run?.id).toBe(runId);
@@ -191,15 +192,13 @@ describe(`migration ${MIGRATION}`, () => {
     expect(list.videos.find((x) => x.id === videoIds[0])!.review).toMatchObject({ reviewers: 1, disagreement: true });
     const filtered = await browseVideos(
       db,
-      owner,
-      projectId,
+      await projectAccess(db, owner, projectId, "project.view"),
       videoListQuerySchema(builtInCatalogue()).parse({ verdict: "yes", sMin: "2" }),
     );
     expect(filtered.videos.map((v) => v.id)).toEqual([videoIds[0]]);
     const overall = await browseVideos(
       db,
-      owner,
-      projectId,
+      await projectAccess(db, owner, projectId, "project.view"),
       videoListQuerySchema(builtInCatalogue()).parse({ overallMin: "60" }),
     );
     expect(overall.videos.map((v) => v.id)).toEqual([videoIds[1]]);
@@ -207,16 +206,15 @@ describe(`migration ${MIGRATION}`, () => {
 
   it("keeps the queue's judge values and the agreement report's judge values", async () => {
     const queue = await db.reviewQueue.findFirstOrThrow({ where: { projectId } });
-    const { itemId } = await nextItem(db, reviewer, queue.id);
-    const item = await getQueueItem(db, reviewer, queue.id, itemId!);
+    const { itemId } = await nextItem(db, await queueAccess(db, reviewer, queue.id, "scores.review"), queue.id);
+    const item = await getQueueItem(db, await queueAccess(db, reviewer, queue.id, "scores.review"), queue.id, itemId!);
     expect(item.targets.filter((t) => t.kind !== "score").map((t) => [t.key, t.judge])).toEqual([
       ["verdict", 1],
       ["overall", 56],
     ]);
     const report = await projectAgreement(
       db,
-      owner,
-      projectId,
+      await projectAccess(db, owner, projectId, "export.read"),
       agreementQuerySchema(builtInCatalogue()).parse({ runId }),
     );
     // Verdicts and overalls the judge gave (the incomplete video has neither), both reviewed targets.

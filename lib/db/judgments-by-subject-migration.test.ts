@@ -1,3 +1,5 @@
+import { projectAccess } from "@/lib/authz/permissions";
+import { queueAccess } from "@/testkit/testing/queue-access";
 import { randomUUID } from "node:crypto";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -294,7 +296,9 @@ describe(`migration ${MIGRATION}`, () => {
   });
 
   it("shows the same judgments on the video page, against whichever run is on screen", async () => {
-    const inRun1 = await videoReviews(db, owner, videoIds[0]!, { runId: run1 });
+    const inRun1 = await videoReviews(db, await projectAccess(db, owner, projectId, "project.view"), videoIds[0]!, {
+      runId: run1,
+    });
     expect(
       inRun1.judgments
         .map((j) => [j.reviewer.id, j.targetType, j.value, j.runId, j.scoreId, j.judge?.value ?? null])
@@ -305,7 +309,9 @@ describe(`migration ${MIGRATION}`, () => {
         [bob.userId, "verdict", 0, run1, null, null],
       ].sort(),
     );
-    const inRun2 = await videoReviews(db, owner, videoIds[0]!, { runId: run2 });
+    const inRun2 = await videoReviews(db, await projectAccess(db, owner, projectId, "project.view"), videoIds[0]!, {
+      runId: run2,
+    });
     expect(inRun2.judgments.find((j) => j.reviewer.id === ann.userId)).toMatchObject({
       scoreId: run2S1,
       runId: run2,
@@ -316,8 +322,7 @@ describe(`migration ${MIGRATION}`, () => {
   it("keeps the list's review flags, the queue's own values and the agreement items", async () => {
     const list = await browseVideos(
       db,
-      owner,
-      projectId,
+      await projectAccess(db, owner, projectId, "project.view"),
       videoListQuerySchema(builtInCatalogue()).parse({ runId: run1 }),
     );
     expect(list.videos.find((v) => v.id === videoIds[0])!.review).toEqual({
@@ -331,7 +336,7 @@ describe(`migration ${MIGRATION}`, () => {
       disagreement: false,
     });
 
-    const queue = await createQueue(db, owner, projectId, {
+    const queue = await createQueue(db, await projectAccess(db, owner, projectId, "queues.manage"), {
       name: "scores",
       runId: run1,
       scope: "scores",
@@ -340,8 +345,8 @@ describe(`migration ${MIGRATION}`, () => {
       reviewersPerItem: 1,
       blind: false,
     });
-    const { itemId } = await nextItem(db, ann, queue.id);
-    const item = await getQueueItem(db, ann, queue.id, itemId!);
+    const { itemId } = await nextItem(db, await queueAccess(db, ann, queue.id, "scores.review"), queue.id);
+    const item = await getQueueItem(db, await queueAccess(db, ann, queue.id, "scores.review"), queue.id, itemId!);
     const s1 = item.targets.find((t) => t.category === "s1" && t.scopeIndex === 0)!;
     expect(s1.mine).toMatchObject({ value: 4, version: 3 });
 
@@ -359,10 +364,16 @@ describe(`migration ${MIGRATION}`, () => {
   });
 
   it("keeps versions: a stale save is a conflict, the current version saves", async () => {
-    await expect(reviewScore(db, ann, run1S1, { value: 6, expectedVersion: 2 })).rejects.toBeInstanceOf(
-      ReviewConflictError,
-    );
-    const saved = await reviewScore(db, ann, run1S1, { value: 6, expectedVersion: 3 });
+    await expect(
+      reviewScore(db, await projectAccess(db, ann, projectId, "scores.review"), run1S1, {
+        value: 6,
+        expectedVersion: 2,
+      }),
+    ).rejects.toBeInstanceOf(ReviewConflictError);
+    const saved = await reviewScore(db, await projectAccess(db, ann, projectId, "scores.review"), run1S1, {
+      value: 6,
+      expectedVersion: 3,
+    });
     expect(saved).toMatchObject({ id: "hj-ann-r2", version: 4, value: 6, runId: run1, scoreId: run1S1 });
   });
 });

@@ -5,9 +5,7 @@ import { attachDriverAdapter } from "./direct-sql";
 import { rootLogger } from "../observability/logger";
 import { ReconnectingAdapterFactory, reconnectWaitMsFromEnv, type ReconnectPolicy } from "./reconnecting-adapter";
 import { loggedClusterIdentity } from "./cluster-identity";
-
-// One client per process; Next.js dev reloads modules, so keep it on globalThis.
-const globalForPrisma = globalThis as unknown as { prisma?: PrismaClient };
+import { processOnce } from "../config/process-slot";
 
 /**
  * A Prisma client on PostgreSQL that rides out a server restart: queries wait for the server for up
@@ -58,11 +56,12 @@ function databaseUrlOrThrow(): string {
   return url;
 }
 
+/** The process's client (one per process: lib/config/process-slot.ts). */
 export const prisma: PrismaClient = new Proxy({} as PrismaClient, {
   // Created on first use, so importing this module never needs a database (e.g. during `next build`).
   get(_target, property) {
-    globalForPrisma.prisma ??= createPrismaClient(databaseUrlOrThrow());
-    const value = Reflect.get(globalForPrisma.prisma, property);
-    return typeof value === "function" ? value.bind(globalForPrisma.prisma) : value;
+    const client = processOnce("prisma", () => createPrismaClient(databaseUrlOrThrow()));
+    const value = Reflect.get(client, property);
+    return typeof value === "function" ? value.bind(client) : value;
   },
 });

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { createUser } from "../auth/users";
 import type { PrismaClient } from "../generated/prisma/client";
-import { completenessReport } from "../import/completeness";
+import { completenessReport } from "../../testkit/import/completeness-report";
 import { completenessFromDatabase } from "../videos/completeness-query";
 import { promptIndexForProject } from "../videos/describe-imported-video";
 import { databaseUrl, ensureDatabase } from "./embedded-postgres";

@@ -9,7 +9,7 @@ import { databaseUrl, ensureDatabase, startEmbeddedPostgres, type EmbeddedServer
 import { applyMigrations } from "./migrate";
 import { createPrismaClient } from "./prisma";
 import { MIGRATIONS_DIR } from "./resolve-database";
-import { JUDGE_QUEUE, startBoss } from "../judge/queue";
+import { JUDGE_QUEUE, startBoss } from "../judge/workers/queue";
 import { freePort } from "../../testkit/testing/own-database";
 
 const cleanups: (() => Promise<unknown>)[] = [];

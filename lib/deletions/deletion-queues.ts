@@ -40,20 +40,15 @@ async function send(boss: PgBoss, kind: DeletionKind, deletionId: string): Promi
   await boss.send(KINDS[kind].queue, { deletionId }, { singletonKey: deletionId });
 }
 
-/** Deletions sent through a started boss (a test's on a database of its own). */
-export function pgBossDeletionQueue(boss: PgBoss, kind: DeletionKind): DeletionQueue {
+/**
+ * Deletions sent through the process's job queue (lib/jobs/job-boss.ts): the web process only sends them. `boss`, a
+ * started one, sends them instead (a test's on a database of its own).
+ */
+export function appDeletionQueue(kind: DeletionKind, boss?: PgBoss): DeletionQueue {
   return {
     async enqueue(deletionId) {
-      await send(await queueOn(boss, ...DELETION_QUEUES), kind, deletionId);
-    },
-  };
-}
-
-/** Deletions sent through the process's job queue (lib/jobs/job-boss.ts): the web process only sends them. */
-export function appDeletionQueue(kind: DeletionKind): DeletionQueue {
-  return {
-    async enqueue(deletionId) {
-      await send(await jobQueues(...DELETION_QUEUES), kind, deletionId);
+      const queues = boss ? await queueOn(boss, ...DELETION_QUEUES) : await jobQueues(...DELETION_QUEUES);
+      await send(queues, kind, deletionId);
     },
   };
 }

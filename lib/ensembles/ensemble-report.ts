@@ -4,10 +4,9 @@
  * scores are unstable, and on a video page each member's value and reason beside the combined one.
  */
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
-import { runCallTotals } from "../judge/runs";
+import { runCallTotals } from "../judge/runs/runs";
 import { krippendorffAlpha } from "../stats/krippendorff-alpha";
 import { buildRatingTable, type RatingRow } from "../stats/rating-table";
 import { catalogFor } from "../task-modules/task-catalogue";
@@ -15,7 +14,7 @@ import { unstableAtOf } from "../task-modules/task-declaration";
 import { isBlindFor } from "../visibility/judge-visibility";
 import { meanAbsoluteError } from "../stats/error-metrics";
 import { combineValues } from "./combine-values";
-import { ensembleSettingsOf } from "./ensemble-settings";
+import { ensembleSettingsOf } from "../judge/runs/ensemble-settings";
 
 export interface MemberValue {
   memberIndex: number;
@@ -24,9 +23,10 @@ export interface MemberValue {
   reason: string | null;
 }
 
-async function ensembleRunFor(prisma: PrismaClient, actor: Actor, runId: string) {
-  const run = await prisma.judgeRun.findUnique({
-    where: { id: runId },
+/** The run in the access's project: a run of another project is "No such run.", as one that does not exist. */
+async function ensembleRunFor(prisma: PrismaClient, access: ProjectAccess, runId: string) {
+  const run = await prisma.judgeRun.findFirst({
+    where: { id: runId, projectId: access.projectId },
     select: {
       id: true,
       projectId: true,
@@ -47,9 +47,6 @@ async function ensembleRunFor(prisma: PrismaClient, actor: Actor, runId: string)
     },
   });
   if (!run) throw new NotFoundError("No such run.");
-  await requireProjectAccess(prisma, actor, run.projectId, "project.view").catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
-  });
   return run;
 }
 
@@ -121,8 +118,8 @@ async function ensembleMembers(
  * unstable. Null for a plain run. Aggregates only, no single video's judge value, computed from every video
  * whoever looks (a blind reviewer's videos included), so the numbers never depend on who reads them.
  */
-export async function ensembleRunReport(prisma: PrismaClient, actor: Actor, runId: string) {
-  const run = await ensembleRunFor(prisma, actor, runId);
+export async function ensembleRunReport(prisma: PrismaClient, access: ProjectAccess, runId: string) {
+  const run = await ensembleRunFor(prisma, access, runId);
   const settings = ensembleSettingsOf(run.ensemble);
   if (!settings) return null;
   const members = await ensembleMembers(prisma, run.members);
@@ -270,11 +267,11 @@ async function humanConsensus(
  * One video's combined scores in an ensemble run with each member's value and reason, the dispersion and the
  * unstable flag; withheld (blind: true, no rows) from a reviewer for whom the video is blind.
  */
-export async function videoEnsembleValues(prisma: PrismaClient, actor: Actor, runId: string, videoId: string) {
-  const run = await ensembleRunFor(prisma, actor, runId);
+export async function videoEnsembleValues(prisma: PrismaClient, access: ProjectAccess, runId: string, videoId: string) {
+  const run = await ensembleRunFor(prisma, access, runId);
   const settings = ensembleSettingsOf(run.ensemble);
   if (!settings) return null;
-  if (await isBlindFor(prisma, actor.userId, videoId))
+  if (await isBlindFor(prisma, access.actor.userId, videoId))
     return { kind: settings.kind, combine: settings.combine, blind: true, scores: [] };
   const rows = await prisma.scoreDispersion.findMany({
     where: { runId, videoId },

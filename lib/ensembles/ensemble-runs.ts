@@ -8,30 +8,121 @@
 import { randomUUID } from "node:crypto";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
-import type { CreateRunInput } from "../judge/endpoints.validation";
+import type { CreateRunInput } from "../judge/runs/run-input.validation";
 import type { JudgeEventSubscriber } from "../judge/engine/judge-events";
-import type { PipelineDefinition, ScoreRow, StepOutputs, VideoContext } from "../judge/engine/pipeline";
+import type { PipelineDefinition, ScoreRow, StepOutputs, VideoContext } from "../task-modules/pipeline-types";
 import { loadVideoJob } from "../judge/engine/step-store";
-import { keyFramesAndClusters } from "../judge/frame-scopes";
-import type { JudgeQueue } from "../judge/judge-queue";
-import { pipelineOfRun } from "../rubrics/run-pipeline";
+import { keyFramesAndClusters } from "../judge/media/frame-scopes";
+import type { JudgeQueue } from "../judge/workers/judge-queue";
+import { pipelineOfRun } from "../task-modules/task-catalogue";
 import { unstableAtOf, type TargetDeclaration } from "../task-modules/task-declaration";
 import { DISPERSION_SORT } from "../videos/video-filter";
 import { combineValues, type CombinedTarget, type CombineRule } from "./combine-values";
-import { ensembleSettingsOf, type EnsembleSettings } from "./ensemble-settings";
+import { ensembleSettingsOf, type EnsembleSettings } from "../judge/runs/ensemble-settings";
 
 type Pipelines = Record<string, PipelineDefinition>;
 type CreatePlainRun = (
   deps: { prisma: PrismaClient; queue: JudgeQueue; pipelines?: Readonly<Pipelines> },
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"runs.manage">,
   input: CreateRunInput,
 ) => Promise<{ id: string; videos: number; beingDeletedCount: number }>;
 
 /** The response-cache salt of self-consistency sample i: each sample's answers are asked and cached apart. */
 export const sampleSalt = (index: number) => `sample-${index}`;
+
+type EnsembleRequest = NonNullable<CreateRunInput["ensemble"]>;
+type MemberPlan = { endpointId: string; sampling: { temperature: number; salt: string } | null };
+
+/** The member runs to create: one per sample (the run's endpoint, its own salt), or one per panel endpoint. */
+function plannedMembers(input: CreateRunInput): MemberPlan[] {
+  const request = input.ensemble!;
+  return request.kind === "samples"
+    ? Array.from({ length: request.samples }, (_, i) => ({
+        endpointId: input.endpointId,
+        sampling: { temperature: request.temperature, salt: sampleSalt(i) },
+      }))
+    : request.endpointIds.map((endpointId) => ({ endpointId, sampling: null }));
+}
+
+/** A panel names the run's endpoint among its own, and every one of them is the project's. */
+async function requirePanelEndpoints(
+  prisma: PrismaClient,
+  projectId: string,
+  endpointId: string,
+  endpointIds: string[],
+): Promise<void> {
+  if (!endpointIds.includes(endpointId))
+    throw new ValidationError("endpointId must be one of the panel's endpoints (ensemble.endpointIds).");
+  const found = await prisma.judgeEndpoint.findMany({
+    where: { projectId, id: { in: endpointIds } },
+    select: { id: true },
+  });
+  const missing = endpointIds.filter((id) => !found.some((e) => e.id === id));
+  if (missing.length) throw new NotFoundError(`No such endpoint in this project: ${missing.join(", ")}.`);
+}
+
+/** What the parent run stores of its ensemble: how its members were made and how their values combine. */
+function ensembleSettingsFrom(request: EnsembleRequest): EnsembleSettings {
+  return request.kind === "samples"
+    ? { kind: "samples", combine: "declared", samples: request.samples, temperature: request.temperature }
+    : { kind: "panel", combine: request.combine, endpointIds: request.endpointIds };
+}
+
+/** The parent run: the first member's pipeline, settings and videos (and items), created after every member. */
+async function createParentRun(
+  tx: Prisma.TransactionClient,
+  actor: Actor,
+  projectId: string,
+  input: CreateRunInput,
+  settings: EnsembleSettings,
+  first: Prisma.JudgeRunGetPayload<{ include: { videos: true; items: true } }>,
+  runs: { id: string }[],
+) {
+  const memberRows = await tx.judgeRun.findMany({
+    where: { id: { in: runs.map((r) => r.id) } },
+    select: { simulated: true, createdAt: true },
+  });
+  const simulated = memberRows.some((m) => m.simulated);
+  const lastCreated = Math.max(...memberRows.map((m) => m.createdAt.getTime()));
+  return tx.judgeRun.create({
+    data: {
+      projectId,
+      pipeline: first.pipeline,
+      endpointId: input.endpointId,
+      settings: first.settings as Prisma.InputJsonValue,
+      promptVersionIds: first.promptVersionIds as Prisma.InputJsonValue,
+      endpointSnapshot: first.endpointSnapshot as Prisma.InputJsonValue,
+      simulated,
+      batchMode: first.batchMode,
+      createdById: actor.userId,
+      ensemble: settings,
+      // Each member's: the run stops with the first member its budget stops (lib/judge/runs/run-budget.ts).
+      budgetUsd: input.budgetUsd ?? null,
+      // After its members': the latest run of the pipeline (every page's default) is the ensemble, not a sample.
+      createdAt: new Date(Math.max(lastCreated + 1, Date.now())),
+      videos: {
+        createMany: {
+          data: first.videos.map((v) => ({
+            videoId: v.videoId,
+            frameSetId: v.frameSetId,
+            judgedWith: v.judgedWith ?? undefined,
+          })),
+        },
+      },
+      ...(first.items.length
+        ? {
+            items: {
+              createMany: {
+                data: first.items.map((i) => ({ itemId: i.itemId, videoId: i.videoId, position: i.position })),
+              },
+            },
+          }
+        : {}),
+    },
+  });
+}
 
 /**
  * Creates the member runs and their parent in one transaction, then queues the members' videos. Returns the
@@ -39,35 +130,16 @@ export const sampleSalt = (index: number) => `sample-${index}`;
  */
 export async function createEnsembleRun(
   deps: { prisma: PrismaClient; queue: JudgeQueue; pipelines?: Readonly<Pipelines> },
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"runs.manage">,
   input: CreateRunInput,
   createPlainRun: CreatePlainRun,
 ) {
   const { prisma } = deps;
-  await requireProjectAccess(prisma, actor, projectId, "runs.manage");
+  const { actor, projectId } = access;
   const request = input.ensemble!;
-  const members: { endpointId: string; sampling: { temperature: number; salt: string } | null }[] =
-    request.kind === "samples"
-      ? Array.from({ length: request.samples }, (_, i) => ({
-          endpointId: input.endpointId,
-          sampling: { temperature: request.temperature, salt: sampleSalt(i) },
-        }))
-      : request.endpointIds.map((endpointId) => ({ endpointId, sampling: null }));
-  if (request.kind === "panel") {
-    if (!request.endpointIds.includes(input.endpointId))
-      throw new ValidationError("endpointId must be one of the panel's endpoints (ensemble.endpointIds).");
-    const found = await prisma.judgeEndpoint.findMany({
-      where: { projectId, id: { in: request.endpointIds } },
-      select: { id: true },
-    });
-    const missing = request.endpointIds.filter((id) => !found.some((e) => e.id === id));
-    if (missing.length) throw new NotFoundError(`No such endpoint in this project: ${missing.join(", ")}.`);
-  }
-  const settings: EnsembleSettings =
-    request.kind === "samples"
-      ? { kind: "samples", combine: "declared", samples: request.samples, temperature: request.temperature }
-      : { kind: "panel", combine: request.combine, endpointIds: request.endpointIds };
+  const members = plannedMembers(input);
+  if (request.kind === "panel") await requirePanelEndpoints(prisma, projectId, input.endpointId, request.endpointIds);
+  const settings = ensembleSettingsFrom(request);
   // The members' jobs wait until every run exists and knows its parent: a member finishing first must find it.
   const jobs: { runId: string; videoId: string }[] = [];
   const batchRuns: string[] = [];
@@ -82,7 +154,7 @@ export async function createEnsembleRun(
       const runs: { id: string; videos: number; beingDeletedCount: number }[] = [];
       for (const member of members)
         runs.push(
-          await createPlainRun({ ...deps, prisma: client, queue: deferred }, actor, projectId, {
+          await createPlainRun({ ...deps, prisma: client, queue: deferred }, access, {
             ...memberInput,
             endpointId: member.endpointId,
           }),
@@ -91,48 +163,7 @@ export async function createEnsembleRun(
         where: { id: runs[0]!.id },
         include: { videos: true, items: true },
       });
-      const memberRows = await tx.judgeRun.findMany({
-        where: { id: { in: runs.map((r) => r.id) } },
-        select: { simulated: true, createdAt: true },
-      });
-      const simulated = memberRows.some((m) => m.simulated);
-      const lastCreated = Math.max(...memberRows.map((m) => m.createdAt.getTime()));
-      const parent = await tx.judgeRun.create({
-        data: {
-          projectId,
-          pipeline: first.pipeline,
-          endpointId: input.endpointId,
-          settings: first.settings as Prisma.InputJsonValue,
-          promptVersionIds: first.promptVersionIds as Prisma.InputJsonValue,
-          endpointSnapshot: first.endpointSnapshot as Prisma.InputJsonValue,
-          simulated,
-          batchMode: first.batchMode,
-          createdById: actor.userId,
-          ensemble: settings,
-          // Each member's: the run stops with the first member its budget stops (lib/judge/run-budget.ts).
-          budgetUsd: input.budgetUsd ?? null,
-          // After its members': the latest run of the pipeline (every page's default) is the ensemble, not a sample.
-          createdAt: new Date(Math.max(lastCreated + 1, Date.now())),
-          videos: {
-            createMany: {
-              data: first.videos.map((v) => ({
-                videoId: v.videoId,
-                frameSetId: v.frameSetId,
-                judgedWith: v.judgedWith ?? undefined,
-              })),
-            },
-          },
-          ...(first.items.length
-            ? {
-                items: {
-                  createMany: {
-                    data: first.items.map((i) => ({ itemId: i.itemId, videoId: i.videoId, position: i.position })),
-                  },
-                },
-              }
-            : {}),
-        },
-      });
+      const parent = await createParentRun(tx, actor, projectId, input, settings, first, runs);
       for (const [index, run] of runs.entries()) {
         const sampling = members[index]!.sampling;
         await tx.judgeRun.update({
@@ -155,15 +186,6 @@ export async function createEnsembleRun(
     withoutFramesCount: 0,
     beingDeletedCount: created.runs[0]!.beingDeletedCount,
   };
-}
-
-/** The run ids of a run's ensemble: its parent and every member (the run alone when it is a plain run). */
-export async function ensembleFamily(prisma: PrismaClient, runId: string): Promise<string[]> {
-  const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: { id: true, parentRunId: true } });
-  if (!run) return [runId];
-  const rootId = run.parentRunId ?? run.id;
-  const members = await prisma.judgeRun.findMany({ where: { parentRunId: rootId }, select: { id: true } });
-  return [rootId, ...members.map((m) => m.id)];
 }
 
 /** A value's reason in a step's output: a per-target `reasons` entry (a rubric's per criterion), else the step's own reason. */

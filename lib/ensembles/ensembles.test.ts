@@ -10,11 +10,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import { Prisma } from "../generated/prisma/client";
 import { NotFoundError, ValidationError } from "../errors";
-import { createRunSchema } from "../judge/endpoints.validation";
-import { cancelRun, createRun, getRunStatus } from "../judge/runs";
+import { createRunSchema } from "../judge/runs/run-input.validation";
+import { cancelRun, createRun, getRunStatus } from "../judge/runs/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { createRubricTask } from "../rubrics/rubric-tasks";
 import { rubricMetricId, rubricTargetId } from "../rubrics/rubric-declaration";
@@ -30,9 +31,10 @@ import { createQueue } from "../queues/create-queue";
 import { itemTargets } from "../queues/item-targets";
 import { browseVideos } from "../videos/browse-videos";
 import { videoListQuerySchema, type VideoListQuery } from "../videos/video-filter";
-import { combineEnsembleWhenDone } from "./ensemble-runs";
+import { combineEnsembleWhenDone, createEnsembleRun } from "./ensemble-runs";
 import { ensembleRunReport, videoEnsembleValues } from "./ensemble-report";
 import { builtInCatalogue, catalogFor } from "../task-modules/task-catalogue";
+import { accessOfRun } from "../../testkit/testing/record-access";
 
 const VIDEOS = 40;
 const RUBRIC = JSON.stringify({
@@ -84,7 +86,12 @@ async function simJudge(name: string, model: string) {
   });
 }
 
-const deps = () => ({ prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines });
+const deps = () => ({
+  prisma,
+  queue: inlineJudgeQueue(testJudgeDeps()),
+  pipelines: builtInCatalogue().pipelines,
+  startEnsemble: createEnsembleRun,
+});
 
 async function scoresOf(runId: string) {
   const rows = await prisma.score.findMany({
@@ -112,7 +119,9 @@ beforeAll(async () => {
       data: { prompt: `A ball rolls down ramp ${i}, truth=${truths[i]}` },
     });
   }
-  const created = await createRubricTask(prisma, owner, projectId, { file: RUBRIC });
+  const created = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
+    file: RUBRIC,
+  });
   pipeline = created.pipeline;
   targetId = rubricTargetId(created.key, "quality");
 }, 300_000);
@@ -124,7 +133,7 @@ describe("self-consistency: samples N at temperature T", () => {
 
   beforeAll(async () => {
     const endpoint = await simJudge("sampler", "stub-sim-judge?noise=1.5&bias=0&seed=3");
-    const run = await createRun(deps(), owner, projectId, {
+    const run = await createRun(deps(), await projectAccess(prisma, owner, projectId, "runs.manage"), {
       pipeline,
       endpointId: endpoint.id,
       ensemble: { kind: "samples", samples: 5, temperature: 0.7 },
@@ -135,7 +144,7 @@ describe("self-consistency: samples N at temperature T", () => {
 
   it("the mean of 5 samples agrees with the truth better than any one sample (MAE and Spearman over 40 videos)", async () => {
     expect(memberIds).toHaveLength(5);
-    expect((await getRunStatus(prisma, owner, parentId)).status).toBe("done");
+    expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, parentId), parentId)).status).toBe("done");
     const combined = await scoresOf(parentId);
     for (const memberId of memberIds) {
       const single = await scoresOf(memberId);
@@ -205,7 +214,11 @@ describe("self-consistency: samples N at temperature T", () => {
   });
 
   it("the run report shows each sample's cost and calls, and the samples' agreement per target", async () => {
-    const report = (await ensembleRunReport(prisma, owner, parentId))!;
+    const report = (await ensembleRunReport(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      parentId,
+    ))!;
     expect(report.kind).toBe("samples");
     expect(report.members.map((m) => m.runId)).toEqual(memberIds);
     for (const m of report.members) {
@@ -219,8 +232,24 @@ describe("self-consistency: samples N at temperature T", () => {
     // Samples of one noisy judge agree well above chance (the truths spread far more than the noise).
     expect(quality.alpha).toBeGreaterThan(0.4);
     expect(quality.alpha).toBeLessThan(1);
-    const video = (await videoEnsembleValues(prisma, owner, parentId, videoIds[0]!))!;
+    const video = (await videoEnsembleValues(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      parentId,
+      videoIds[0]!,
+    ))!;
     expect(video.scores.find((s) => s.category === targetId)!.members).toHaveLength(5);
+  });
+
+  it("finds no ensemble run of another project through an access to that project", async () => {
+    const other = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 1,
+      keyFrames: 1,
+      name: "Not the ensemble's",
+    });
+    const elsewhere = await projectAccess(prisma, owner, other.projectId, "project.view");
+    await expect(ensembleRunReport(prisma, elsewhere, parentId)).rejects.toThrow("No such run.");
+    await expect(videoEnsembleValues(prisma, elsewhere, parentId, videoIds[0]!)).rejects.toThrow("No such run.");
   });
 
   it("the video list filters unstable=1 (optionally of one target) and sorts by dispersion; the latest run is the ensemble, not a sample", async () => {
@@ -233,9 +262,17 @@ describe("self-consistency: samples N at temperature T", () => {
         select: { videoId: true, category: true },
       })
     ).map((d) => d);
-    const listed = await browseVideos(prisma, owner, projectId, query({ unstable: "1" }));
+    const listed = await browseVideos(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      query({ unstable: "1" }),
+    );
     expect(new Set(listed.videos.map((v) => v.id))).toEqual(new Set(unstable.map((d) => d.videoId)));
-    const ofQuality = await browseVideos(prisma, owner, projectId, query({ unstable: "1", category: targetId }));
+    const ofQuality = await browseVideos(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      query({ unstable: "1", category: targetId }),
+    );
     expect(new Set(ofQuality.videos.map((v) => v.id))).toEqual(
       new Set(unstable.filter((d) => d.category === targetId).map((d) => d.videoId)),
     );
@@ -244,7 +281,11 @@ describe("self-consistency: samples N at temperature T", () => {
     expect(videoListQuerySchema(catalogue).safeParse({ unstable: "yes" }).success).toBe(false);
 
     // Most spread first: the largest SD (or entropy) over its target's threshold.
-    const sorted = await browseVideos(prisma, owner, projectId, query({ sort: "dispersion", dir: "desc" }));
+    const sorted = await browseVideos(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      query({ sort: "dispersion", dir: "desc" }),
+    );
     const rows = await prisma.scoreDispersion.findMany({ where: { runId: parentId } });
     const spreadOf = (videoId: string) =>
       Math.max(
@@ -259,15 +300,14 @@ describe("self-consistency: samples N at temperature T", () => {
 
     const latest = await browseVideos(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "project.view"),
       videoListQuerySchema(catalogue).parse({ pageSize: "1" }) as VideoListQuery,
     );
     expect(latest.run?.id).toBe(parentId);
   });
 
   it("a review queue of unstable targets holds the videos with an unstable score and asks only for those scores", async () => {
-    const queue = await createQueue(prisma, owner, projectId, {
+    const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "Unstable",
       runId: parentId,
       scope: "unstable",
@@ -283,7 +323,7 @@ describe("self-consistency: samples N at temperature T", () => {
     const targets = await itemTargets(prisma, stored, items[0]!.videoId);
     expect(targets.map((t) => t.category)).toEqual([targetId]);
     // A video's unstable yes/no value is not asked in a queue of the quality criterion only; the queue of every category asks it.
-    const everything = await createQueue(prisma, owner, projectId, {
+    const everything = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "Unstable, all",
       runId: parentId,
       scope: "unstable",
@@ -299,7 +339,11 @@ describe("self-consistency: samples N at temperature T", () => {
     );
     // A plain run has no unstable scores to review.
     await expect(
-      createQueue(prisma, owner, projectId, { name: "Plain", runId: memberIds[0]!, scope: "unstable" }),
+      createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
+        name: "Plain",
+        runId: memberIds[0]!,
+        scope: "unstable",
+      }),
     ).rejects.toThrow(/ensemble run/);
   });
 
@@ -315,7 +359,7 @@ describe("a judge panel", () => {
     const judges = await Promise.all(
       [1, 2, 3].map((seed) => simJudge(`judge ${seed}`, `stub-sim-judge?noise=1.5&bias=0&seed=${10 + seed}`)),
     );
-    const run = await createRun(deps(), owner, projectId, {
+    const run = await createRun(deps(), await projectAccess(prisma, owner, projectId, "runs.manage"), {
       pipeline,
       endpointId: judges[0]!.id,
       ensemble: { kind: "panel", endpointIds: judges.map((j) => j.id), combine: "mean" },
@@ -346,7 +390,11 @@ describe("a judge panel", () => {
         value: truth.get(s.videoId)!,
       });
     }
-    const report = (await ensembleRunReport(prisma, owner, run.id))!;
+    const report = (await ensembleRunReport(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      run.id,
+    ))!;
     expect(report.kind).toBe("panel");
     expect(report.members.map((m) => m.endpoint.name)).toEqual(["judge 1", "judge 2", "judge 3"]);
     const quality = report.targets.find((t) => t.target === targetId)!;
@@ -390,7 +438,9 @@ describe("a judge panel", () => {
     await prisma.reviewQueueAssignment.create({
       data: { itemId: item.id, queueId: queue.id, reviewerId: blindReviewer.userId },
     });
-    expect(await ensembleRunReport(prisma, blindReviewer, run.id)).toEqual(report);
+    expect(
+      await ensembleRunReport(prisma, await projectAccess(prisma, blindReviewer, projectId, "project.view"), run.id),
+    ).toEqual(report);
     await prisma.reviewQueue.update({ where: { id: queue.id }, data: { archivedAt: new Date() } });
   }, 300_000);
 
@@ -398,7 +448,7 @@ describe("a judge panel", () => {
     const judges = await Promise.all(
       [4, 5].map((seed) => simJudge(`strict ${seed}`, `stub-sim-judge?noise=2&bias=0&seed=${10 + seed}`)),
     );
-    const run = await createRun(deps(), owner, projectId, {
+    const run = await createRun(deps(), await projectAccess(prisma, owner, projectId, "runs.manage"), {
       pipeline,
       endpointId: judges[1]!.id,
       ensemble: { kind: "panel", endpointIds: judges.map((j) => j.id), combine: "minimum" },
@@ -469,7 +519,7 @@ describe("a judge panel", () => {
     });
     const runsBefore = await prisma.judgeRun.count({ where: { projectId } });
     await expect(
-      createRun(deps(), owner, projectId, {
+      createRun(deps(), await projectAccess(prisma, owner, projectId, "runs.manage"), {
         pipeline,
         endpointId: mine.id,
         ensemble: { kind: "panel", endpointIds: [mine.id, theirs.id], combine: "mean" },
@@ -477,7 +527,7 @@ describe("a judge panel", () => {
     ).rejects.toBeInstanceOf(NotFoundError);
     const other = await simJudge("other", "stub-sim-judge?seed=2");
     await expect(
-      createRun(deps(), owner, projectId, {
+      createRun(deps(), await projectAccess(prisma, owner, projectId, "runs.manage"), {
         pipeline,
         endpointId: mine.id,
         ensemble: { kind: "panel", endpointIds: [other.id, theirs.id], combine: "mean" },
@@ -486,7 +536,7 @@ describe("a judge panel", () => {
     // A member that fails after the first was created (an archived endpoint) rolls every run back.
     await prisma.judgeEndpoint.update({ where: { id: other.id }, data: { archivedAt: new Date() } });
     await expect(
-      createRun(deps(), owner, projectId, {
+      createRun(deps(), await projectAccess(prisma, owner, projectId, "runs.manage"), {
         pipeline,
         endpointId: mine.id,
         ensemble: { kind: "panel", endpointIds: [mine.id, other.id], combine: "mean" },
@@ -507,12 +557,12 @@ describe("a built-in task", () => {
         name: "Ensemble of a built-in task",
       });
       const endpoint = await createStubEndpoint(prisma, owner, small.projectId, stub.baseURL);
-      const run = await createRun(deps(), owner, small.projectId, {
+      const run = await createRun(deps(), await projectAccess(prisma, owner, small.projectId, "runs.manage"), {
         pipeline: "hallucination",
         endpointId: endpoint.id,
         ensemble: { kind: "samples", samples: 2, temperature: 0.7 },
       });
-      expect((await getRunStatus(prisma, owner, run.id)).status).toBe("done");
+      expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, run.id), run.id)).status).toBe("done");
       const [first] = (run as { members: string[] }).members;
       const memberScores = await prisma.score.findMany({
         where: { runId: first },
@@ -543,13 +593,18 @@ describe("a built-in task", () => {
 describe("members and the parent cancel together", () => {
   it("cancelling the parent cancels every member, and cancelling a member cancels the parent and its siblings", async () => {
     const endpoint = await simJudge("idle sampler", "stub-sim-judge?noise=1&seed=9");
-    const idle = { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines };
-    const first = await createRun(idle, owner, projectId, {
+    const idle = {
+      prisma,
+      queue: { enqueue: async () => {} },
+      pipelines: builtInCatalogue().pipelines,
+      startEnsemble: createEnsembleRun,
+    };
+    const first = await createRun(idle, await projectAccess(prisma, owner, projectId, "runs.manage"), {
       pipeline,
       endpointId: endpoint.id,
       ensemble: { kind: "samples", samples: 3, temperature: 1 },
     });
-    await cancelRun(prisma, owner, first.id);
+    await cancelRun(prisma, await accessOfRun(prisma, owner, first.id, "runs.manage"), first.id);
     const family = await prisma.judgeRun.findMany({
       where: { OR: [{ id: first.id }, { parentRunId: first.id }] },
       select: { status: true },
@@ -559,13 +614,13 @@ describe("members and the parent cancel together", () => {
       await prisma.runVideo.count({ where: { run: { parentRunId: first.id }, status: { not: "cancelled" } } }),
     ).toBe(0);
 
-    const second = await createRun(idle, owner, projectId, {
+    const second = await createRun(idle, await projectAccess(prisma, owner, projectId, "runs.manage"), {
       pipeline,
       endpointId: endpoint.id,
       ensemble: { kind: "samples", samples: 2, temperature: 1 },
     });
     const memberId = (second as { members: string[] }).members[1]!;
-    await cancelRun(prisma, owner, memberId);
+    await cancelRun(prisma, await accessOfRun(prisma, owner, memberId, "runs.manage"), memberId);
     const statuses = await prisma.judgeRun.findMany({
       where: { OR: [{ id: second.id }, { parentRunId: second.id }] },
       select: { status: true },

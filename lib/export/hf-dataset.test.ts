@@ -14,6 +14,7 @@ import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { tarEntries } from "../../testkit/testing/tar-entries";
 import { WithheldError } from "../visibility/withheld";
 import { hfDataGlob, type HfDatasetRow, runHfDatasetExport } from "./hf-dataset";
+import { projectAccess } from "../authz/permissions";
 
 /*
  * Issue 28, item 3: a run as a Hugging Face dataset. Two videos with two key frames each (frames 0–5,
@@ -49,14 +50,29 @@ beforeAll(async () => {
   });
   runId = run.runId;
   const s1 = (v: number) => run.scoreIds.get(`${v}:static_hallucination:0:s1`)!;
-  await reviewScore(prisma, ann, s1(0), { value: 9, note: "ann's private note", reason: "hands" });
-  await reviewScore(prisma, bob, s1(0), { value: 7 });
-  await reviewVideoOutcome(prisma, ann, runId, videoIds[1]!, "verdict", { value: 1 });
+  await reviewScore(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), s1(0), {
+    value: 9,
+    note: "ann's private note",
+    reason: "hands",
+  });
+  await reviewScore(prisma, await projectAccess(prisma, bob, projectId, "scores.review"), s1(0), { value: 7 });
+  await reviewVideoOutcome(
+    prisma,
+    await projectAccess(prisma, ann, projectId, "scores.review"),
+    runId,
+    videoIds[1]!,
+    "verdict",
+    { value: 1 },
+  );
 });
 
 describe("runHfDatasetExport (database)", () => {
   it("writes JSONL rows, the frames the judge saw and a dataset card whose YAML front matter the Hub reads", async () => {
-    const { stream, filename } = await runHfDatasetExport(prisma, ann, projectId, runId);
+    const { stream, filename } = await runHfDatasetExport(
+      prisma,
+      await projectAccess(prisma, ann, projectId, "export.read"),
+      runId,
+    );
     expect(filename).toMatch(/^framejury_HF-export_hf-dataset_runId-.+\.tar$/);
     const entries = await tarEntries(stream);
 
@@ -155,7 +171,12 @@ describe("runHfDatasetExport (database)", () => {
       ...getStorage(),
       get: () => Promise.reject(new Error("storage went away")),
     } as ObjectStorage;
-    const { stream } = await runHfDatasetExport(prisma, owner, projectId, runId, { storage: failing });
+    const { stream } = await runHfDatasetExport(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "export.read"),
+      runId,
+      { storage: failing },
+    );
     await expect(tarEntries(stream)).rejects.toThrow(/storage went away/);
   });
 
@@ -175,15 +196,21 @@ describe("runHfDatasetExport (database)", () => {
       data: { queueId: queue.id, videoId: videoIds[1]!, position: 0 },
     });
     await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: bob.userId } });
-    const withheld = await runHfDatasetExport(prisma, bob, projectId, runId).catch((error: unknown) => error);
+    const withheld = await runHfDatasetExport(
+      prisma,
+      await projectAccess(prisma, bob, projectId, "export.read"),
+      runId,
+    ).catch((error: unknown) => error);
     expect(withheld).toBeInstanceOf(WithheldError);
     expect((withheld as WithheldError).message).toContain('hidden while you review "HF blind" blind: 1 item left');
     await prisma.reviewQueue.update({ where: { id: queue.id }, data: { archivedAt: new Date() } });
   });
 
   it("is for members only, and only for a run of the project", async () => {
-    await expect(runHfDatasetExport(prisma, stranger, projectId, runId)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(projectAccess(prisma, stranger, projectId, "export.read")).rejects.toBeInstanceOf(NotFoundError);
     const other = await projectWithFramedVideos(prisma, stranger, { videoCount: 1, keyFrames: 1, name: "Other" });
-    await expect(runHfDatasetExport(prisma, stranger, other.projectId, runId)).rejects.toThrow(/Run not found/);
+    await expect(
+      runHfDatasetExport(prisma, await projectAccess(prisma, stranger, other.projectId, "export.read"), runId),
+    ).rejects.toThrow(/Run not found/);
   });
 });

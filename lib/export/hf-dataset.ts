@@ -2,8 +2,7 @@ import { pipeline } from "node:stream/promises";
 import { pack as tarPack, type Pack } from "tar-stream";
 import { stringify as yamlStringify } from "yaml";
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
 import { EXPORT_BATCH_VIDEOS, exportBatches, exportReviewers, type ExportRow } from "../agreement/export-rows";
 import { exportFileName } from "../agreement/export-file-name";
@@ -17,7 +16,7 @@ import {
 import type { AgreementReport, StatBlock } from "../agreement/types";
 import { getStorage } from "../storage/storage";
 import type { ObjectStorage } from "../storage/object-storage";
-import { catalogFor } from "../task-modules/task-catalogue";
+import { catalogFor, type TaskCatalogue } from "../task-modules/task-catalogue";
 import {
   targetIdOfCategory,
   type MetricDeclaration,
@@ -197,6 +196,107 @@ export interface HfWrittenSplit {
   shards: string[];
 }
 
+/** The card's YAML front matter: what the Hub reads to list the dataset and load its splits. */
+function hfFrontMatter(
+  projectName: string,
+  p: HfProvenance,
+  splits: HfWrittenSplit[],
+  rowCount: number,
+  spanCount: number,
+) {
+  const features = FEATURES.map((f) =>
+    f.sequence ? { name: f.name, sequence: f.sequence } : { name: f.name, dtype: f.dtype },
+  );
+  return {
+    license: "other",
+    license_name: "to-be-chosen",
+    pretty_name: `${projectName}: ${p.task?.label ?? p.pipeline} judgments (run ${p.runId})`,
+    task_categories: ["video-classification"],
+    tags: ["framejury", "llm-as-a-judge", "human-evaluation", "ai-generated-video"],
+    size_categories: [
+      rowCount < 1000 ? "n<1K" : rowCount < 10_000 ? "1K<n<10K" : rowCount < 100_000 ? "10K<n<100K" : "100K<n<1M",
+    ],
+    configs: [
+      { config_name: "default", data_files: splits.map((sp) => ({ split: sp.name, path: hfDataGlob(sp.name) })) },
+      ...(spanCount ? [{ config_name: "spans", data_files: [{ split: "train", path: HF_SPANS_FILE }] }] : []),
+    ],
+    dataset_info: { features, splits: splits.map((sp) => ({ name: sp.name, num_examples: sp.rows })) },
+  };
+}
+
+/** The card's "Features" section: each column's name, type and meaning. */
+function featuresCardSection(): string[] {
+  return [
+    "## Features",
+    "",
+    "| name | type | meaning |",
+    "|---|---|---|",
+    ...FEATURES.map(
+      (f) =>
+        `| \`${f.name}\` | ${f.sequence ? `list of ${f.sequence}` : f.dtype} | ${cell(FEATURE_MEANINGS[f.name])} |`,
+    ),
+    "",
+  ];
+}
+
+/** The card's "Label definitions" section: the task's declared targets and metrics, or why there are none. */
+function labelsCardSection(p: HfProvenance): string[] {
+  const labels: (TargetDeclaration | MetricDeclaration)[] = p.task ? [...p.task.targets, ...p.task.metrics] : [];
+  return [
+    "## Label definitions",
+    "",
+    labels.length
+      ? "From the task's declaration; `label_id` names the row's label."
+      : `The task \`${p.pipeline}\` is not declared in this FrameJury; its labels are not described.`,
+    "",
+    ...(labels.length
+      ? [
+          "| label_id | name | scale | positive | higher is better | definition |",
+          "|---|---|---|---|---|---|",
+          ...labels.map(
+            (l) =>
+              `| \`${l.id}\` | ${cell(l.label)} | ${cell(scaleText(l.scale))} | ${cell(positiveText(l))} | ${l.higherIsBetter ? "yes" : "no"} | ${cell(l.definition)} |`,
+          ),
+        ]
+      : []),
+    "",
+  ];
+}
+
+/** The card's "Agreement" section: the run's agreement report, judge against reviewers and among reviewers. */
+function agreementCardSection(report: AgreementReport): string[] {
+  return [
+    "## Agreement",
+    "",
+    `${report.summary.reviewers} reviewer(s) gave ${report.summary.judgments} judgment(s) of ${report.summary.reviewedItems} of ${report.summary.judgeItems} judged target(s); ${report.summary.multiReviewedItems} target(s) have two or more. Judgments taken with the accept-the-judge action are ${report.independentOnly === false ? "counted" : "left out"}. Values are FrameJury's agreement report for this run (95% bootstrap intervals).`,
+    "",
+    "| comparison | n | statistic | value | 95% interval |",
+    "|---|---|---|---|---|",
+    ...statRows("judge vs reviewers' consensus, binarised", report.humanVsJudge.consensus.binary),
+    ...Object.entries(report.humanVsJudge.consensus.native).flatMap(([type, block]) =>
+      statRows(`judge vs consensus, ${type}`, block),
+    ),
+    ...statRows("among reviewers, binarised", report.humanVsHuman.binary),
+    ...Object.entries(report.humanVsHuman.native).flatMap(([type, block]) =>
+      statRows(`among reviewers, ${type}`, block),
+    ),
+    "",
+  ];
+}
+
+/** The card's "Provenance" section: which judge, run and prompt templates made the rows. */
+function provenanceCardSection(p: HfProvenance, report: AgreementReport): string[] {
+  return [
+    "## Provenance",
+    "",
+    `- Judge: endpoint "${p.endpointName}", model \`${p.endpointModel}\`${p.simulated ? " (simulated run)" : ""}`,
+    `- Run: \`${p.runId}\`, started ${p.createdAt.toISOString()}${p.finishedAt ? `, finished ${p.finishedAt.toISOString()}` : ""}`,
+    `- Prompt template hashes: ${p.promptHashes.length ? p.promptHashes.map((h) => `\`${h}\``).join(", ") : "none recorded"}`,
+    `- Reviewers counted: ${report.summary.reviewers} (not named; their notes and reasons are not exported)`,
+    "",
+  ];
+}
+
 /**
  * The dataset card: YAML front matter for the Hub (`configs`/`data_files`: each split with rows and the glob of
  * its shards; `dataset_info.splits` with their row counts), then splits, features, label definitions, agreement
@@ -219,25 +319,7 @@ export function hfDatasetCard(input: {
     : input.splits.slice(0, 1);
   const rowCount = input.splits.reduce((sum, sp) => sum + sp.rows, 0);
   const shardCount = input.splits.reduce((sum, sp) => sum + sp.shards.length, 0);
-  const features = FEATURES.map((f) =>
-    f.sequence ? { name: f.name, sequence: f.sequence } : { name: f.name, dtype: f.dtype },
-  );
-  const frontMatter = {
-    license: "other",
-    license_name: "to-be-chosen",
-    pretty_name: `${input.projectName}: ${p.task?.label ?? p.pipeline} judgments (run ${p.runId})`,
-    task_categories: ["video-classification"],
-    tags: ["framejury", "llm-as-a-judge", "human-evaluation", "ai-generated-video"],
-    size_categories: [
-      rowCount < 1000 ? "n<1K" : rowCount < 10_000 ? "1K<n<10K" : rowCount < 100_000 ? "10K<n<100K" : "100K<n<1M",
-    ],
-    configs: [
-      { config_name: "default", data_files: splits.map((sp) => ({ split: sp.name, path: hfDataGlob(sp.name) })) },
-      ...(input.spanCount ? [{ config_name: "spans", data_files: [{ split: "train", path: HF_SPANS_FILE }] }] : []),
-    ],
-    dataset_info: { features, splits: splits.map((sp) => ({ name: sp.name, num_examples: sp.rows })) },
-  };
-  const labels: (TargetDeclaration | MetricDeclaration)[] = p.task ? [...p.task.targets, ...p.task.metrics] : [];
+  const frontMatter = hfFrontMatter(input.projectName, p, splits, rowCount, input.spanCount ?? 0);
   const lines = [
     "---",
     yamlStringify(frontMatter).trimEnd(),
@@ -262,55 +344,11 @@ export function hfDatasetCard(input: {
     "|---|---|---|",
     ...splits.map((sp) => `| \`${sp.name}\` | ${sp.rows} | ${cell(sp.description)} |`),
     "",
-    "## Features",
-    "",
-    "| name | type | meaning |",
-    "|---|---|---|",
-    ...FEATURES.map(
-      (f) =>
-        `| \`${f.name}\` | ${f.sequence ? `list of ${f.sequence}` : f.dtype} | ${cell(FEATURE_MEANINGS[f.name])} |`,
-    ),
-    "",
-    "## Label definitions",
-    "",
-    labels.length
-      ? "From the task's declaration; `label_id` names the row's label."
-      : `The task \`${p.pipeline}\` is not declared in this FrameJury; its labels are not described.`,
-    "",
-    ...(labels.length
-      ? [
-          "| label_id | name | scale | positive | higher is better | definition |",
-          "|---|---|---|---|---|---|",
-          ...labels.map(
-            (l) =>
-              `| \`${l.id}\` | ${cell(l.label)} | ${cell(scaleText(l.scale))} | ${cell(positiveText(l))} | ${l.higherIsBetter ? "yes" : "no"} | ${cell(l.definition)} |`,
-          ),
-        ]
-      : []),
-    "",
-    "## Agreement",
-    "",
-    `${report.summary.reviewers} reviewer(s) gave ${report.summary.judgments} judgment(s) of ${report.summary.reviewedItems} of ${report.summary.judgeItems} judged target(s); ${report.summary.multiReviewedItems} target(s) have two or more. Judgments taken with the accept-the-judge action are ${report.independentOnly === false ? "counted" : "left out"}. Values are FrameJury's agreement report for this run (95% bootstrap intervals).`,
-    "",
-    "| comparison | n | statistic | value | 95% interval |",
-    "|---|---|---|---|---|",
-    ...statRows("judge vs reviewers' consensus, binarised", report.humanVsJudge.consensus.binary),
-    ...Object.entries(report.humanVsJudge.consensus.native).flatMap(([type, block]) =>
-      statRows(`judge vs consensus, ${type}`, block),
-    ),
-    ...statRows("among reviewers, binarised", report.humanVsHuman.binary),
-    ...Object.entries(report.humanVsHuman.native).flatMap(([type, block]) =>
-      statRows(`among reviewers, ${type}`, block),
-    ),
-    "",
+    ...featuresCardSection(),
+    ...labelsCardSection(p),
+    ...agreementCardSection(report),
     ...hfSpansCardSection(input.spanCount ?? 0),
-    "## Provenance",
-    "",
-    `- Judge: endpoint "${p.endpointName}", model \`${p.endpointModel}\`${p.simulated ? " (simulated run)" : ""}`,
-    `- Run: \`${p.runId}\`, started ${p.createdAt.toISOString()}${p.finishedAt ? `, finished ${p.finishedAt.toISOString()}` : ""}`,
-    `- Prompt template hashes: ${p.promptHashes.length ? p.promptHashes.map((h) => `\`${h}\``).join(", ") : "none recorded"}`,
-    `- Reviewers counted: ${report.summary.reviewers} (not named; their notes and reasons are not exported)`,
-    "",
+    ...provenanceCardSection(p, report),
   ];
   return lines.join("\n");
 }
@@ -333,25 +371,9 @@ function addBuffer(pack: Pack, name: string, text: string): Promise<void> {
   });
 }
 
-/** Writes the dataset into `pack` and finalizes it; rejects (leaving `pack` unfinished) when reading fails. */
-async function writeDataset(
-  prisma: PrismaClient,
-  actor: Actor,
-  input: { projectId: string; runId: string; projectName: string; scope: ReportFilter; plan: HfSplitPlan },
-  pack: Pack,
-  signal: { cancelled: boolean },
-  storage: ObjectStorage,
-) {
-  const { projectId, runId, scope, plan } = input;
-  const [reviewers, report, run, hashes] = await Promise.all([
-    exportReviewers(prisma, scope),
-    projectAgreement(
-      prisma,
-      actor,
-      projectId,
-      agreementQuerySchema(scope.ctx.catalogue).parse({ runId }),
-      scope.ctx.catalogue,
-    ),
+/** Who judged the run and how: its endpoint (as snapshotted at its start), task, times and prompt templates. */
+async function runProvenance(prisma: PrismaClient, runId: string, catalogue: TaskCatalogue): Promise<HfProvenance> {
+  const [run, hashes] = await Promise.all([
     prisma.judgeRun.findUniqueOrThrow({
       where: { id: runId },
       select: {
@@ -370,11 +392,10 @@ async function writeDataset(
       orderBy: { templateHash: "asc" },
     }),
   ]);
-  const task = scope.ctx.catalogue.findTask(run.pipeline) ?? undefined;
   const snapshot = (run.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
-  const provenance: HfProvenance = {
+  return {
     runId,
-    task,
+    task: catalogue.findTask(run.pipeline) ?? undefined,
     pipeline: run.pipeline,
     endpointName: typeof snapshot.name === "string" ? snapshot.name : run.endpoint.name,
     endpointModel: typeof snapshot.model === "string" ? snapshot.model : run.endpoint.model,
@@ -383,6 +404,52 @@ async function writeDataset(
     finishedAt: run.finishedAt,
     promptHashes: hashes.flatMap((h) => (h.templateHash ? [h.templateHash] : [])),
   };
+}
+
+/**
+ * Writes the frames a video's rows looked at (its key and cluster frames at their timestamps) into the pack, and
+ * returns each written frame's file name by its timestamp and how many frames it wrote.
+ */
+async function addVideoFrames(
+  prisma: PrismaClient,
+  pack: Pack,
+  storage: ObjectStorage,
+  runId: string,
+  videoId: string,
+  rows: { frameTimestamps: number[] }[],
+): Promise<{ byTimestamp: Map<number, string>; written: number }> {
+  const frames = await prisma.$queryRaw<{ index: number; timestampS: number; storageKey: string; sizeBytes: number }[]>`
+    SELECT f."index", f."timestampS", f."storageKey", f."sizeBytes" FROM "frame" f JOIN "run_video" rv ON rv."frameSetId" = f."frameSetId"
+    WHERE rv."runId" = ${runId} AND rv."videoId" = ${videoId} AND (f."isKeyFrame" OR f."cluster" IS NOT NULL) ORDER BY f."index"`;
+  const seenTimestamps = new Set(rows.flatMap((r) => r.frameTimestamps));
+  const byTimestamp = new Map<number, string>();
+  let written = 0;
+  for (const f of frames) {
+    if (!seenTimestamps.has(f.timestampS)) continue;
+    const name = frameFileName(videoId, f.index);
+    byTimestamp.set(f.timestampS, name);
+    await addFrame(pack, storage, name, f.storageKey, f.sizeBytes);
+    written++;
+  }
+  return { byTimestamp, written };
+}
+
+/** Writes the dataset into `pack` and finalizes it; rejects (leaving `pack` unfinished) when reading fails. */
+async function writeDataset(
+  prisma: PrismaClient,
+  access: ProjectAccess<"export.read">,
+  input: { projectId: string; runId: string; projectName: string; scope: ReportFilter; plan: HfSplitPlan },
+  pack: Pack,
+  signal: { cancelled: boolean },
+  storage: ObjectStorage,
+) {
+  const { runId, scope, plan } = input;
+  const [reviewers, report, provenance] = await Promise.all([
+    exportReviewers(prisma, scope),
+    projectAgreement(prisma, access, agreementQuerySchema(scope.ctx.catalogue).parse({ runId }), scope.ctx.catalogue),
+    runProvenance(prisma, runId, scope.ctx.catalogue),
+  ]);
+  const task = provenance.task;
 
   const splits = new Map(plan.splits.map((sp) => [sp.name, { ...sp, rows: 0, shards: [] as string[], pending: "" }]));
   let frameCount = 0;
@@ -404,20 +471,8 @@ async function writeDataset(
     if (signal.cancelled) return;
     if (rows.length === 0) continue;
     const videoId = rows[0]!.videoId;
-    const frames = await prisma.$queryRaw<
-      { index: number; timestampS: number; storageKey: string; sizeBytes: number }[]
-    >`
-      SELECT f."index", f."timestampS", f."storageKey", f."sizeBytes" FROM "frame" f JOIN "run_video" rv ON rv."frameSetId" = f."frameSetId"
-      WHERE rv."runId" = ${runId} AND rv."videoId" = ${videoId} AND (f."isKeyFrame" OR f."cluster" IS NOT NULL) ORDER BY f."index"`;
-    const seenTimestamps = new Set(rows.flatMap((r) => r.frameTimestamps));
-    const byTimestamp = new Map<number, string>();
-    for (const f of frames) {
-      if (!seenTimestamps.has(f.timestampS)) continue;
-      const name = frameFileName(videoId, f.index);
-      byTimestamp.set(f.timestampS, name);
-      await addFrame(pack, storage, name, f.storageKey, f.sizeBytes);
-      frameCount++;
-    }
+    const { byTimestamp, written } = await addVideoFrames(prisma, pack, storage, runId, videoId, rows);
+    frameCount += written;
     const text = rows.map((row) => `${JSON.stringify(hfDatasetRow(row, task, byTimestamp))}\n`).join("");
     for (const name of plan.splitsOf(videoId)) {
       const split = splits.get(name)!;
@@ -464,12 +519,11 @@ function splitLabel(spec: HfSplitSpec): string | undefined {
  */
 export async function runHfDatasetExport(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"export.read">,
   runId: string,
   options: { split?: HfSplitSpec; storage?: ObjectStorage } = {},
 ) {
-  await requireProjectAccess(prisma, actor, projectId, "export.read");
+  const { actor, projectId } = access;
   const run = await prisma.judgeRun.findFirst({
     where: { id: runId, projectId },
     select: { id: true, pipeline: true },
@@ -497,7 +551,7 @@ export async function runHfDatasetExport(
   pack.on("error", () => {});
   writeDataset(
     prisma,
-    actor,
+    access,
     { projectId, runId, projectName: project.name, scope, plan },
     pack,
     signal,

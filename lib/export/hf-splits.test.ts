@@ -11,6 +11,7 @@ import { tarEntries } from "../../testkit/testing/tar-entries";
 import { hfDataGlob, type HfDatasetRow, runHfDatasetExport } from "./hf-dataset";
 import { hfSplitName, metadataSplitFields, seedSplitOf, uniqueSplitNames } from "./hf-splits";
 import { hfDatasetQuerySchema, hfSplitSpecOf, type HfSplitSpec, type SeedRatios } from "./hf-splits.validation";
+import { projectAccess } from "../authz/permissions";
 
 /*
  * Issue 38 §4: the Hugging Face export's splits. A project of 9 videos with one key frame each, one finished
@@ -42,7 +43,12 @@ beforeAll(async () => {
 
 /** The export read back: each split's rows (from its shards), and the card's front matter. */
 async function exported(split: HfSplitSpec) {
-  const { stream, filename } = await runHfDatasetExport(prisma, owner, projectId, runId, { split });
+  const { stream, filename } = await runHfDatasetExport(
+    prisma,
+    await projectAccess(prisma, owner, projectId, "export.read"),
+    runId,
+    { split },
+  );
   const entries = await tarEntries(stream);
   const rowsBySplit = new Map<string, HfDatasetRow[]>();
   const shardsBySplit = new Map<string, string[]>();
@@ -226,11 +232,15 @@ describe("split exports (database)", () => {
 
     for (const field of ["relativePath", 'model"; DROP TABLE video; --', "storageKey"]) {
       await expect(
-        runHfDatasetExport(prisma, owner, projectId, runId, { split: { kind: "metadata", field } }),
+        runHfDatasetExport(prisma, await projectAccess(prisma, owner, projectId, "export.read"), runId, {
+          split: { kind: "metadata", field },
+        }),
       ).rejects.toThrow(ValidationError);
     }
     await expect(
-      runHfDatasetExport(prisma, owner, projectId, runId, { split: { kind: "metadata", field: "nope" } }),
+      runHfDatasetExport(prisma, await projectAccess(prisma, owner, projectId, "export.read"), runId, {
+        split: { kind: "metadata", field: "nope" },
+      }),
     ).rejects.toThrow(/one of: model, seed, sample_index, dimension, camera/);
   });
 
@@ -288,7 +298,9 @@ describe("split exports (database)", () => {
       outcome: () => ({ verdict: true, overall: 50, I: 5, S: 5, D: 3 }),
     });
     await expect(
-      runHfDatasetExport(prisma, owner, other.projectId, otherRun, { split: { kind: "labelSet" } }),
+      runHfDatasetExport(prisma, await projectAccess(prisma, owner, other.projectId, "export.read"), otherRun, {
+        split: { kind: "labelSet" },
+      }),
     ).rejects.toThrow(/No label set labels this run's videos/);
   });
 });

@@ -9,6 +9,7 @@ import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { WithheldError } from "../visibility/withheld";
 import { type LabelStudioResult, type LabelStudioTask, runLabelStudioExport } from "./label-studio";
 import { runExportsWithheld } from "./run-downloads";
+import { projectAccess } from "../authz/permissions";
 
 /*
  * Issue 28, item 3: a run's videos as Label Studio tasks with the judge's per-video metrics as predictions,
@@ -59,7 +60,11 @@ describe("runLabelStudioExport (database)", () => {
     await prisma.reviewQueueAssignment.create({
       data: { itemId: item.id, queueId: queue.id, reviewerId: reviewer.userId },
     });
-    const withheld = await runLabelStudioExport(prisma, reviewer, projectId, runId).catch((error: unknown) => error);
+    const withheld = await runLabelStudioExport(
+      prisma,
+      await projectAccess(prisma, reviewer, projectId, "export.read"),
+      runId,
+    ).catch((error: unknown) => error);
     expect(withheld).toBeInstanceOf(WithheldError);
     expect((withheld as WithheldError).message).toContain('hidden while you review "LS blind" blind: 1 item left');
     // The run page and the Agreement page ask the same before offering the links.
@@ -73,13 +78,20 @@ describe("runLabelStudioExport (database)", () => {
       data: { status: "done", doneAt: new Date() },
     });
     expect(await runExportsWithheld(prisma, reviewer.userId, runId)).toBeNull();
-    expect((await runLabelStudioExport(prisma, reviewer, projectId, runId)).tasks).toEqual(
-      (await runLabelStudioExport(prisma, owner, projectId, runId)).tasks,
+    expect(
+      (await runLabelStudioExport(prisma, await projectAccess(prisma, reviewer, projectId, "export.read"), runId))
+        .tasks,
+    ).toEqual(
+      (await runLabelStudioExport(prisma, await projectAccess(prisma, owner, projectId, "export.read"), runId)).tasks,
     );
   });
 
   it("gives one task per video with the judge's metrics as predictions that match the labelling config", async () => {
-    const exported = await runLabelStudioExport(prisma, owner, projectId, runId);
+    const exported = await runLabelStudioExport(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "export.read"),
+      runId,
+    );
     const tasks = JSON.parse(JSON.stringify(exported.tasks)) as LabelStudioTask[];
     expect(exported.tasksFileName).toMatch(/^framejury_LS-export_label-studio-tasks_runId-.+\.json$/);
     expect(tasks.map((t) => t.data.framejury_video_id)).toEqual(videoIds);
@@ -121,8 +133,10 @@ describe("runLabelStudioExport (database)", () => {
   });
 
   it("is for members only, and only for a run of the project", async () => {
-    await expect(runLabelStudioExport(prisma, stranger, projectId, runId)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(projectAccess(prisma, stranger, projectId, "export.read")).rejects.toBeInstanceOf(NotFoundError);
     const other = await projectWithFramedVideos(prisma, stranger, { videoCount: 1, keyFrames: 1, name: "Other" });
-    await expect(runLabelStudioExport(prisma, stranger, other.projectId, runId)).rejects.toThrow(/Run not found/);
+    await expect(
+      runLabelStudioExport(prisma, await projectAccess(prisma, stranger, other.projectId, "export.read"), runId),
+    ).rejects.toThrow(/Run not found/);
   });
 });

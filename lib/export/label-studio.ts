@@ -1,6 +1,5 @@
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
 import { appUrl } from "../config/app-url";
 import { exportFileName } from "../agreement/export-file-name";
@@ -63,8 +62,8 @@ function resultOf(metric: MetricDeclaration, value: number): LabelStudioResult |
 }
 
 /** The tasks JSON and labelling config of a run; every member may read them (`export.read`). */
-export async function runLabelStudioExport(prisma: PrismaClient, actor: Actor, projectId: string, runId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "export.read");
+export async function runLabelStudioExport(prisma: PrismaClient, access: ProjectAccess<"export.read">, runId: string) {
+  const { actor, projectId } = access;
   const run = await prisma.judgeRun.findFirst({
     where: { id: runId, projectId },
     select: {

@@ -1,5 +1,7 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import { exportFileName } from "../agreement/export-file-name";
+import { roleCan, type ProjectAccess } from "../authz/permissions";
+import { ForbiddenError } from "../errors";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { withheldFor, type Withheld } from "../visibility/withheld";
 
@@ -9,6 +11,15 @@ export interface RunDownload {
   href: string;
   filename: string;
   kind?: "csv" | "jsonl" | "json";
+}
+
+/**
+ * A results read answers any member as JSON; as CSV or JSONL it is an export, which the caller's role must also
+ * allow (export.read), decided from the role the access already carries.
+ */
+export function requireExportRoleFor(access: ProjectAccess, format: "json" | "csv" | "jsonl"): void {
+  if (format !== "json" && !roleCan(access.role, "export.read"))
+    throw new ForbiddenError(`Your role (${access.role}) may not do that in this project.`);
 }
 
 /**

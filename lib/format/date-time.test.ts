@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runDate } from "../runs/run-name";
+import { runDate } from "../run-records/run-name";
 import { formatDateTime } from "./date-time";
 
 describe("the judge pages' one date format", () => {

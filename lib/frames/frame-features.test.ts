@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { computeFrameFeatures } from "../../testkit/frames/frame-features";
 import {
-  computeFrameFeatures,
   computeLumaFeatures,
   FEATURE_GRID,
   FEATURE_LEVELS,

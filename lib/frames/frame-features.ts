@@ -129,18 +129,6 @@ export function lumaOfRgba(
   return luma;
 }
 
-/** computeLumaFeatures of RGBA pixels through lumaOfRgba (see its caveat). */
-export function computeFrameFeatures(
-  rgba: Uint8ClampedArray | Uint8Array,
-  width: number,
-  height: number,
-): Float32Array {
-  checkSize(width, height);
-  if (rgba.length !== width * height * 4)
-    throw new RangeError(`Expected ${width * height * 4} RGBA bytes for ${width}×${height}, got ${rgba.length}.`);
-  return computeLumaFeatures({ samples: lumaOfRgba(rgba, width, height), width, height });
-}
-
 /** Euclidean distance between two feature vectors of the same length. */
 export function featureDistance(a: Float32Array, b: Float32Array): number {
   if (a.length !== b.length) throw new RangeError(`Feature lengths differ: ${a.length} vs ${b.length}.`);

@@ -9,7 +9,7 @@
  * and a run takes, per video, the newest uniform set of its frame count whose frames have the planned size
  * (or that was extracted with the planned longest side).
  */
-import { fitWithin } from "../browser-extraction/frame-output";
+import { fitWithin } from "./frame-size";
 
 export type FrameResize = { mode: "quarter" } | { mode: "longest_side"; px: number };
 

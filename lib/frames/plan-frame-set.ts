@@ -1,9 +1,5 @@
 import { buildClusters } from "./build-clusters";
-import {
-  type FrameSetParameters,
-  type FrameSetParametersInput,
-  normaliseFrameSetParameters,
-} from "./frame-set-parameters";
+import { type FrameSetParametersInput, normaliseFrameSetParameters } from "./frame-set-parameters";
 import { defaultKeyFrameCount, selectKeyFramesDensityPeaks, selectSceneChangeKeyFrames } from "./select-key-frames";
 
 /**
@@ -20,17 +16,7 @@ export function uniformSampleTimestamps(durationS: number, fps: number): number[
   return Array.from({ length: count }, (_, k) => k / fps);
 }
 
-/** Key-frame parameters: the modes that sample `sampleFps` frames per second and pick key frames among them. */
-export type KeyFrameParameters = Exclude<FrameSetParameters, { mode: "uniform" }>;
 type KeyFrameParametersInput = Exclude<FrameSetParametersInput, { mode: "uniform" }>;
-
-/**
- * The timestamps a key-frame set samples: `sampleFps` per second. (A uniform set picks decoded frames by
- * index instead: uniformFrameSetFrames in vbench-uniform.ts.)
- */
-export function frameSetTimestamps(parameters: KeyFrameParameters, durationS: number): number[] {
-  return uniformSampleTimestamps(durationS, parameters.sampleFps);
-}
 
 /** One sampled frame of a key-frame set: the time it stands for and the decoded frame shown then. */
 interface KeyFrameSample {

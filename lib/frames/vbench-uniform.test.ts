@@ -1,13 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { validateManifest } from "./frame-set-parameters";
-import {
-  pythonFixed2,
-  uniformFrameManifest,
-  uniformFrameSetFrames,
-  vbenchFrameTime,
-  vbenchUniformIndices,
-  vbenchVideoTime,
-} from "./vbench-uniform";
+import { vbenchFrameTime, vbenchVideoTime } from "../../testkit/frames/vbench-times";
+import { pythonFixed2, uniformFrameManifest, uniformFrameSetFrames, vbenchUniformIndices } from "./vbench-uniform";
 
 // The expected lists are numpy's `np.linspace(0, total - 1, n, dtype=int).tolist()`. numpy is not installed
 // here; they were printed by this pure-Python copy of numpy's linspace (numpy/_core/function_base.py: float64

@@ -10,11 +10,11 @@
 // extraction, so every path picks the same frame indices.
 import type { FrameManifest } from "./frame-set-parameters";
 
-function checkPositiveInteger(name: string, value: number) {
+export function checkPositiveInteger(name: string, value: number) {
   if (!Number.isSafeInteger(value) || value < 1) throw new RangeError(`${name} must be an integer ≥ 1, got ${value}.`);
 }
 
-function checkPositiveRate(avgFps: number) {
+export function checkPositiveRate(avgFps: number) {
   if (!(Number.isFinite(avgFps) && avgFps > 0))
     throw new RangeError(`avgFps must be a positive number, got ${avgFps}.`);
 }
@@ -51,19 +51,6 @@ export function pythonFixed2(x: number): string {
   const hundredthsBelow = Math.floor(Math.abs(x) * 100); // |x|·100 = 12.5·|eighths|, exact below 2^52
   const hundredths = hundredthsBelow % 2 === 0 ? hundredthsBelow : hundredthsBelow + 1;
   return `${sign}${Math.floor(hundredths / 100)}.${String(hundredths % 100).padStart(2, "0")}`;
-}
-
-/** VBench-2.0's `frame_time`: each index's time `index / avgFps` as Python's "%.2f" followed by "s", comma-joined. */
-export function vbenchFrameTime(indices: readonly number[], avgFps: number): string {
-  checkPositiveRate(avgFps);
-  return indices.map((index) => `${pythonFixed2(index / avgFps)}s`).join(",");
-}
-
-/** VBench-2.0's `video_time`: totalFrames / avgFps seconds. */
-export function vbenchVideoTime(totalFrames: number, avgFps: number): number {
-  checkPositiveInteger("totalFrames", totalFrames);
-  checkPositiveRate(avgFps);
-  return totalFrames / avgFps;
 }
 
 export interface UniformFrame {

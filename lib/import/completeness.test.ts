@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { completenessReport, type CompletenessVideo } from "./completeness";
+import { completenessReport, type CompletenessVideo } from "../../testkit/import/completeness-report";
 import { parseVideoPath } from "./parse-video-path";
 import { buildPromptIndex, type PromptIndex } from "./prompt-lists";
 

@@ -21,6 +21,7 @@ import { projectCompleteness, savePromptList } from "../videos/prompt-list-store
 import { parseMetadataFile } from "./metadata-file";
 import { createReadyVideo } from "../../testkit/testing/ready-video";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 const KEYS = ["__proto__", "constructor", "toString"] as const;
 const encode = (text: string) => new TextEncoder().encode(text);
@@ -58,12 +59,23 @@ describe.each(KEYS)("imported text %j", (key) => {
       { prompt_en: "A green cone", dimension: [key] },
       { prompt_en: "A cat", dimension: ["Mechanics"] },
     ]);
-    const dry = await savePromptList(appDeps(), owner, projectId, "meta.json", list, { dryRun: true });
+    const dry = await savePromptList(
+      appDeps(),
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      "meta.json",
+      list,
+      { dryRun: true },
+    );
     expect(dry).toMatchObject({ entryCount: 4, matchedVideos: 1, unmatchedPrompts: { count: 3 } });
     expect(own(dry.unmatchedPrompts.byDimension, key)).toEqual({ count: 2, first: ["A blue cube", "A green cone"] });
     expect(own(dry.unmatchedPrompts.byDimension, "Mechanics")).toEqual({ count: 1, first: ["A cat"] });
 
-    const saved = await savePromptList(appDeps(), owner, projectId, "meta.json", list);
+    const saved = await savePromptList(
+      appDeps(),
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      "meta.json",
+      list,
+    );
     expect(saved).toMatchObject({ videosUpdated: 1 });
     const video = await prisma.video.findFirstOrThrow({
       where: { projectId },
@@ -73,7 +85,7 @@ describe.each(KEYS)("imported text %j", (key) => {
     expect(own(video.auxiliaryInfo, key)).toEqual({ question: "Is it red?" });
 
     await prisma.video.updateMany({ where: { projectId }, data: { prompt: "A red ball", sampleIndex: 0 } });
-    const report = await projectCompleteness(appDeps(), owner, projectId);
+    const report = await projectCompleteness(appDeps(), await projectAccess(prisma, owner, projectId, "project.view"));
     expect(report.dimensions.find((d) => d.dimension === key)).toMatchObject({ prompts: 3, present: 1 });
   });
 
@@ -92,7 +104,7 @@ describe.each(KEYS)("imported text %j", (key) => {
     expect(parsed.ok && Object.keys(parsed.byPath.get("x-0.mp4")!.extra)).toEqual([key, "note"]);
 
     const projectId = await projectWithVideos(["m/x-0.mp4"]);
-    const plan = await applyMetadataToVideos(prisma, owner, projectId, {
+    const plan = await applyMetadataToVideos(prisma, await projectAccess(prisma, owner, projectId, "videos.edit"), {
       rows: [{ path: "x-0.mp4", extra: { [key]: "v" } }],
       promptLists: false,
       dryRun: true,
@@ -114,7 +126,7 @@ describe.each(KEYS)("imported text %j", (key) => {
   it("as a label set's annotator and dimension: counted as any name", async () => {
     const projectId = await projectWithVideos(["Mechanics/one-0.mp4", "Mechanics/two-0.mp4"]);
     const csv = `video,annotator,target,value\nMechanics/one-0.mp4,${key},verdict,1\nMechanics/two-0.mp4,${key},verdict,0\nMechanics/two-0.mp4,alice,verdict,1\n`;
-    const generic = await importGenericLabels(prisma, owner, projectId, {
+    const generic = await importGenericLabels(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
       file: encode(csv),
       fileName: "labels.csv",
       name: "Long",
@@ -126,7 +138,7 @@ describe.each(KEYS)("imported text %j", (key) => {
     expect(Object.keys(generic.plan.annotators).sort()).toEqual([key, "alice"].sort());
 
     const results = `{"${key}": [0.5, [{"video_path": "Mechanics/one-0.mp4", "video_results": 1}, {"video_path": "Mechanics/two-0.mp4", "video_results": 0}]]}`;
-    const vbench = await importVbenchResults(prisma, owner, projectId, {
+    const vbench = await importVbenchResults(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
       file: encode(results),
       fileName: "eval_results.json",
       name: "VBench",
@@ -152,7 +164,7 @@ describe.each(KEYS)("imported text %j", (key) => {
   it("as a wide label file's column, given in some rows only: one label per row that has it", async () => {
     const projectId = await projectWithVideos(["Mechanics/one-0.mp4", "Mechanics/two-0.mp4"]);
     const jsonl = `{"clip": "Mechanics/one-0.mp4", "${key}": 1}\n{"clip": "Mechanics/two-0.mp4"}\n`;
-    const wide = await importGenericLabels(prisma, owner, projectId, {
+    const wide = await importGenericLabels(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
       file: encode(jsonl),
       fileName: "wide.jsonl",
       name: "Wide",

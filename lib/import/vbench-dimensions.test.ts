@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { vbenchDimensionFileNames } from "../../testkit/import/vbench-prompt-files";
-import { canonicalDimension, matchDimension, samplesPerPrompt, VBENCH_DIMENSIONS } from "./vbench-dimensions";
+import { samplesPerPrompt } from "../../testkit/import/completeness-report";
+import { canonicalDimension, matchDimension, VBENCH_DIMENSIONS } from "./vbench-dimensions";
 
 describe("VBENCH_DIMENSIONS", () => {
   it("names exactly the 18 per-dimension prompt files of the real suite", () => {

@@ -26,10 +26,6 @@ export type VbenchDimension = (typeof VBENCH_DIMENSIONS)[number];
 export const DIVERSITY_SAMPLES_PER_PROMPT = 20;
 export const DEFAULT_SAMPLES_PER_PROMPT = 3;
 
-export function samplesPerPrompt(dimension: string): number {
-  return matchDimension(dimension) === "Diversity" ? DIVERSITY_SAMPLES_PER_PROMPT : DEFAULT_SAMPLES_PER_PROMPT;
-}
-
 // Folder names get retyped by hand ("multi view consistency", "camera-motion"), so only letters count.
 function dimensionKey(name: string): string {
   return name

@@ -1,9 +1,9 @@
 /**
  * Matching the videos a record file names to the project's videos by file name (the last path segment), as
- * the tasks' item set files do, through the one video matcher (lib/videos/video-matcher.ts): exactly one project
+ * the tasks' item set files do, through the one video matcher (./video-matcher.ts): exactly one project
  * video, or an error that says why.
  */
-import { videoMatcher } from "../videos/video-matcher";
+import { videoMatcher } from "./video-matcher";
 
 export type VideoMatch = { ok: true; fileName: string } | { ok: false; message: string; unmatched: boolean };
 

@@ -15,7 +15,7 @@ import {
 } from "../import/json-records";
 import { videoFileNameMatcher } from "../import/video-file-names";
 import { ItemFileError, nulByteErrors } from "./item-set-import";
-import type { ItemFile, ItemSetImportOptions, ItemSetKind, NewItem } from "./item-set-kind";
+import type { ItemFile, ItemSetImportOptions, ItemSetKind, NewItem } from "../task-modules/item-set-kind";
 
 /** A field the items carry, as a declaration names it. */
 export interface ItemFieldDeclaration {

@@ -1,8 +1,8 @@
-import { readMultipart } from "../api/multipart";
+import { readMultipart } from "../format/multipart";
 import { PayloadTooLargeError, ValidationError } from "../errors";
 import { hasNulByte, NUL_BYTE_MESSAGE } from "../validation/nul-bytes";
 import { fileNounOf } from "./item-set-import";
-import { MAX_ITEM_SET_FILE_BYTES, type ItemFile, type ItemSetKind } from "./item-set-kind";
+import { MAX_ITEM_SET_FILE_BYTES, type ItemFile, type ItemSetKind } from "../task-modules/item-set-kind";
 
 /**
  * An item set upload: the multipart part `file` (read into memory, refused past the item set file limit

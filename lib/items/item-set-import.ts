@@ -7,8 +7,7 @@
  */
 import { createHash } from "node:crypto";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { AppError, PayloadTooLargeError } from "../errors";
 import { NUL_BYTE_MESSAGE, nulBytePath } from "../validation/nul-bytes";
 import {
@@ -17,7 +16,7 @@ import {
   type ItemFileProblem,
   type ItemSetImportOptions,
   type ItemSetKind,
-} from "./item-set-kind";
+} from "../task-modules/item-set-kind";
 
 export type { ItemFile };
 
@@ -98,13 +97,12 @@ export async function createItems(tx: Prisma.TransactionClient, rows: Prisma.Ite
 /** Imports a file as a set of `kind` into the project (importers: the project's owners and editors). */
 export async function importItemSetOfKind<Options extends ItemSetImportOptions, Summary extends object>(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"videos.import">,
   kind: ItemSetKind<Options, Summary>,
   file: ItemFile,
   options: Options,
 ): Promise<ItemSetImport<Summary>> {
-  await requireProjectAccess(prisma, actor, projectId, "videos.import");
+  const { actor, projectId } = access;
   if (file.bytes.byteLength > MAX_ITEM_SET_FILE_BYTES) {
     throw new PayloadTooLargeError(
       `${file.fileName}: a ${fileNounOf(kind)} may be at most ${MAX_ITEM_SET_FILE_BYTES / (1024 * 1024)} MiB.`,

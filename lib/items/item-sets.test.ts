@@ -5,9 +5,11 @@ import { prisma } from "@/lib/db/prisma";
 import { makeUser } from "@/testkit/testing/fixtures";
 import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { ItemFileError, type ItemFile } from "./item-set-import";
-import type { ItemSetKind } from "./item-set-kind";
-import { deleteItemSet, findItemSetKind, importItemSet, listItemSets } from "./item-sets";
+import type { ItemSetKind } from "../task-modules/item-set-kind";
+import { deleteItemSet, listItemSets } from "./item-sets";
+import { findItemSetKind, importItemSet } from "../../testkit/testing/item-sets";
 import { builtInCatalogue, type TaskCatalogue, withTasks } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 /**
  * A toy task in a catalogue of the test's own, with an item set kind of its own ("video<TAB>note" lines):
@@ -66,7 +68,14 @@ describe("item sets of a kind a task module declares", () => {
     const [first, second] = paths.map((video) => ({ id: video.id, name: video.relativePath.split("/").pop()! }));
     const file = notes(`${first!.name}\tblurry start\n${second!.name}\tgood\n${first!.name}\tcut ends early\n`);
 
-    const dry = await importItemSet(prisma, owner, projectId, "toy_notes", file, { name: "Notes", dryRun: true }, toy);
+    const dry = await importItemSet(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      "toy_notes",
+      file,
+      { name: "Notes", dryRun: true },
+      toy,
+    );
     expect(dry).toMatchObject({
       dryRun: true,
       set: { id: null, kind: "toy_notes", name: "Notes", fileName: "notes.tsv", itemCount: 3 },
@@ -74,7 +83,14 @@ describe("item sets of a kind a task module declares", () => {
     });
     expect(await prisma.itemSet.count({ where: { projectId } })).toBe(0);
 
-    const stored = await importItemSet(prisma, owner, projectId, "toy_notes", file, { name: "Notes" }, toy);
+    const stored = await importItemSet(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      "toy_notes",
+      file,
+      { name: "Notes" },
+      toy,
+    );
     expect(stored).toMatchObject({ dryRun: false, set: { kind: "toy_notes", name: "Notes", itemCount: 3 }, notes: 3 });
     const items = await prisma.item.findMany({
       where: { setId: stored.set.id! },
@@ -87,10 +103,12 @@ describe("item sets of a kind a task module declares", () => {
       { externalId: "note-3", kind: "toy_note", videoId: first!.id, payload: { note: "cut ends early", line: 3 } },
     ]);
 
-    expect(await listItemSets(prisma, owner, projectId, ["toy_notes"], toy)).toEqual([
-      expect.objectContaining({ id: stored.set.id, kind: "toy_notes", name: "Notes" }),
-    ]);
-    expect(await deleteItemSet(prisma, owner, projectId, stored.set.id!)).toEqual({
+    expect(
+      await listItemSets(prisma, await projectAccess(prisma, owner, projectId, "project.view"), ["toy_notes"], toy),
+    ).toEqual([expect.objectContaining({ id: stored.set.id, kind: "toy_notes", name: "Notes" })]);
+    expect(
+      await deleteItemSet(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), stored.set.id!),
+    ).toEqual({
       id: stored.set.id,
       deletedItems: 3,
     });
@@ -100,7 +118,14 @@ describe("item sets of a kind a task module declares", () => {
   it("refuses a bad file with every problem and writes nothing; a non-member cannot import (404); an unknown kind is a 400", async () => {
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
     await expect(
-      importItemSet(prisma, owner, projectId, "toy_notes", notes("nope.mp4\tx\nalso-nope.mp4\ty\n"), {}, toy),
+      importItemSet(
+        prisma,
+        await projectAccess(prisma, owner, projectId, "videos.import"),
+        "toy_notes",
+        notes("nope.mp4\tx\nalso-nope.mp4\ty\n"),
+        {},
+        toy,
+      ),
     ).rejects.toMatchObject({
       status: 422,
       details: {
@@ -113,10 +138,19 @@ describe("item sets of a kind a task module declares", () => {
     expect(await prisma.itemSet.count({ where: { projectId } })).toBe(0);
 
     const stranger = await makeUser();
-    await expect(importItemSet(prisma, stranger, projectId, "toy_notes", notes(""), {}, toy)).rejects.toMatchObject({
+    await expect(projectAccess(prisma, stranger, projectId, "videos.import")).rejects.toMatchObject({
       status: 404,
     });
-    await expect(importItemSet(prisma, owner, projectId, "no_such_kind", notes(""), {}, toy)).rejects.toMatchObject({
+    await expect(
+      importItemSet(
+        prisma,
+        await projectAccess(prisma, owner, projectId, "videos.import"),
+        "no_such_kind",
+        notes(""),
+        {},
+        toy,
+      ),
+    ).rejects.toMatchObject({
       status: 400,
       message: expect.stringContaining("toy_notes"),
     });

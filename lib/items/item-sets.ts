@@ -1,15 +1,14 @@
 /**
  * Item sets of every kind the registered tasks declare (`itemSetKinds` of their modules, read at call
- * time): importing a file as a set of a kind named by its id, listing a project's sets, deleting one.
- * The kinds' own importers (a task's folder) call item-set-import.ts with their kind directly.
+ * time): listing a project's sets, deleting one. The kinds' own importers (a task's
+ * folder) call item-set-import.ts with their kind.
  */
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
-import { ConflictError, NotFoundError, ValidationError } from "../errors";
+import type { ProjectAccess } from "../authz/permissions";
+import { ConflictError, NotFoundError } from "../errors";
 import { catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
-import { importItemSetOfKind, itemSetSelect, type ItemFile, type ItemSetImport } from "./item-set-import";
-import type { ItemListDeclaration, ItemSetImportOptions, ItemSetKind } from "./item-set-kind";
+import { itemSetSelect } from "./item-set-import";
+import type { ItemListDeclaration, ItemSetKind } from "../task-modules/item-set-kind";
 
 /** Every item set kind of the catalogue's task modules (a project's rubric tasks' among them). */
 export function itemSetKinds(catalogue: TaskCatalogue): ItemSetKind[] {
@@ -21,40 +20,14 @@ export function listedItemKinds(catalogue: TaskCatalogue): ItemListDeclaration[]
   return itemSetKinds(catalogue).flatMap((kind) => (kind.itemList ? [kind.itemList] : []));
 }
 
-export function findItemSetKind(catalogue: TaskCatalogue, id: string): ItemSetKind | undefined {
-  return itemSetKinds(catalogue).find((kind) => kind.id === id);
-}
-
-/** Imports a file as a set of the kind with this id (the kind's options as it takes them: a model's outputs name `model` and `referenceSetId`). */
-export async function importItemSet(
-  prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
-  kindId: string,
-  file: ItemFile,
-  options: ItemSetImportOptions & Record<string, unknown> = {},
-  given?: TaskCatalogue,
-): Promise<ItemSetImport<object>> {
-  const catalogue = await catalogueOf(prisma, projectId, given);
-  const kind = findItemSetKind(catalogue, kindId);
-  if (!kind)
-    throw new ValidationError(
-      `No item set kind "${kindId}" (kinds: ${itemSetKinds(catalogue)
-        .map((k) => k.id)
-        .join(", ")}).`,
-    );
-  return importItemSetOfKind(prisma, actor, projectId, kind, file, options);
-}
-
 /** The project's item sets of the given kinds, in import order; a set of a kind that others answer lists them as `outputs` (their models). */
 export async function listItemSets(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   kinds: readonly string[],
   given?: TaskCatalogue,
 ) {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const { projectId } = access;
   const sets = await prisma.itemSet.findMany({
     where: { projectId, kind: { in: [...kinds] } },
     orderBy: [{ importedAt: "asc" }, { id: "asc" }],
@@ -74,8 +47,8 @@ export async function listItemSets(
  * them (its captions would lose the reference they are judged against), and so is a set whose items a
  * judge run judged (the run's results would lose their subject).
  */
-export async function deleteItemSet(prisma: PrismaClient, actor: Actor, projectId: string, setId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "videos.import");
+export async function deleteItemSet(prisma: PrismaClient, access: ProjectAccess<"videos.import">, setId: string) {
+  const { projectId } = access;
   const set = await prisma.itemSet.findFirst({
     where: { id: setId, projectId },
     select: { id: true, name: true, outputSets: { select: { id: true, model: true } } },

@@ -3,10 +3,9 @@
  * shows, and what it shows of each, the task modules' item set kinds say (`itemList`, read at call time).
  */
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
-import type { ItemListDeclaration, ItemListViews } from "./item-set-kind";
+import type { ItemListDeclaration, ItemListViews } from "../task-modules/item-set-kind";
 import type { ItemFilter } from "./items.validation";
 import { listedItemKinds } from "./item-sets";
 import { builtInCatalogue, catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
@@ -60,12 +59,11 @@ function itemView(row: ItemRow, listed: readonly ItemListDeclaration[]): ItemVie
 /** One page of the project's items matching the filter, in a stable order (video path, group, model). */
 export async function listItems(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   filter: ItemFilter,
   given?: TaskCatalogue,
 ) {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const { projectId } = access;
   const where: Prisma.ItemWhereInput = {
     projectId,
     kind: filter.kind,
@@ -88,15 +86,15 @@ export async function listItems(
   return { total, page: filter.page, pageSize: filter.pageSize, items: rows.map((row) => itemView(row, listed)) };
 }
 
-/** One item with what its kind shows of it; a non-member gets the same 404 as for no such item. */
-export async function getItem(prisma: PrismaClient, actor: Actor, itemId: string, given?: TaskCatalogue) {
+/** One item of the access's project with what its kind shows of it; an item of another project is "no such item". */
+export async function getItem(prisma: PrismaClient, access: ProjectAccess, itemId: string, given?: TaskCatalogue) {
   const builtInListed = listedItemKinds(builtInCatalogue());
   const missing = `No such ${builtInListed.find((kind) => kind.listedByDefault)?.itemNoun ?? "item"}.`;
-  const row = await prisma.item.findUnique({ where: { id: itemId }, select: { ...itemSelect, projectId: true } });
-  if (!row) throw new NotFoundError(missing);
-  await requireProjectAccess(prisma, actor, row.projectId, "project.view").catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError(missing) : error;
+  const row = await prisma.item.findFirst({
+    where: { id: itemId, projectId: access.projectId },
+    select: { ...itemSelect, projectId: true },
   });
+  if (!row) throw new NotFoundError(missing);
   return {
     projectId: row.projectId,
     ...itemView(row, listedItemKinds(await catalogueOf(prisma, row.projectId, given))),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
-import type { ItemListDeclaration } from "./item-set-kind";
+import type { ItemListDeclaration } from "../task-modules/item-set-kind";
 
 /** Longest model name accepted (an item's `model`: the model that wrote it). */
 export const MAX_MODEL_NAME_LENGTH = 200;

@@ -4,6 +4,7 @@
  * instance: pg-boss's constructor is counted.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { projectAccess } from "../authz/permissions";
 
 const constructed = vi.hoisted(() => ({ count: 0 }));
 vi.mock("pg-boss", async (importOriginal) => {
@@ -21,9 +22,10 @@ import { appAlignmentQueue, ALIGNMENT_QUEUE } from "../alignment/alignment-queue
 import { prisma } from "../db/prisma";
 import { appDeletionQueue } from "../deletions/deletion-queues";
 import { appJudgeQueue } from "../judge/app-judge";
-import { JUDGE_BATCH_QUEUE, JUDGE_QUEUE } from "../judge/queue";
+import { JUDGE_BATCH_QUEUE, JUDGE_QUEUE } from "../judge/workers/queue";
 import { makeUser } from "../../testkit/testing/fixtures";
-import { deliverDue, fanOutEvents } from "../webhooks/deliver";
+import { fanOutEvents } from "../webhooks/deliver";
+import { deliverDue } from "../../testkit/testing/webhook-delivery";
 import { WEBHOOK_QUEUE } from "../webhooks/webhook-queue";
 import { createWebhook, pingWebhook } from "../webhooks/webhooks";
 import { createWebhookSchema } from "../webhooks/webhooks.validation";
@@ -49,8 +51,7 @@ describe("the process's job queue", () => {
     });
     const hook = await createWebhook(
       prisma,
-      owner,
-      project.id,
+      await projectAccess(prisma, owner, project.id, "webhooks.manage"),
       createWebhookSchema.parse({ url: "http://127.0.0.1:9/hook", events: ["run.finished"] }),
     );
 
@@ -59,7 +60,11 @@ describe("the process's job queue", () => {
     await appAlignmentQueue().enqueue("no-alignment");
     await appDeletionQueue("project").enqueue("no-project-deletion");
     await appDeletionQueue("videos").enqueue("no-video-deletion");
-    const { deliveryId } = await pingWebhook(prisma, owner, hook.id);
+    const { deliveryId } = await pingWebhook(
+      prisma,
+      await projectAccess(prisma, owner, project.id, "webhooks.manage"),
+      hook.id,
+    );
     await fanOutEvents(prisma);
     expect(await deliverDue({ prisma })).toBeGreaterThan(0);
     expect(await prisma.webhookDelivery.findUniqueOrThrow({ where: { id: deliveryId } })).toMatchObject({

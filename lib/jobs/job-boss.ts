@@ -3,14 +3,15 @@
  * webhook deliveries). `jobBoss()` returns the process's instance, created and started on first use and stopped by
  * `stopJobs()`; each feature makes its queues on it with `queueOn` and sends or works through it.
  *
- * The instance lives on `globalThis` because Next.js loads several copies of a server module (one per route bundle)
- * and each copy would otherwise start its own pool. It is infrastructure (a pool of connections to the app's own
- * database), never project data.
+ * The instance is held in the process slot (lib/config/process-slot.ts) because Next.js loads several copies of a
+ * server module (one per route bundle) and each copy would otherwise start its own pool. It is infrastructure (a pool
+ * of connections to the app's own database), never project data.
  */
 import type { ConstructorOptions, Db, PgBoss, Queue } from "pg-boss";
 import { loggedClusterIdentity, type ClusterIdentity } from "../db/cluster-identity";
 import { isConnectionLoss } from "../db/reconnecting-adapter";
 import { rootLogger } from "../observability/logger";
+import { heldByProcess, holdForProcess } from "../config/process-slot";
 
 /** A queue's name and the pg-boss options its jobs inherit (retries, expiry, heartbeat). */
 export interface QueueDefinition {
@@ -23,31 +24,31 @@ interface ProcessJobs {
   supervise: boolean;
 }
 
-const globalForJobs = globalThis as unknown as { frameJuryJobs?: ProcessJobs };
+const processJobs = () => heldByProcess<ProcessJobs>("jobs");
 
 /**
  * Starts the process's instance. A worker calls it first, with supervision (pg-boss's maintenance: expiring jobs
  * whose heartbeat stopped, retrying them); the web process only sends, and gets an unsupervised one from `jobBoss`.
  */
 export function startJobs(options: { connectionString: string; supervise: boolean }): Promise<PgBoss> {
-  const current = globalForJobs.frameJuryJobs;
+  const current = processJobs();
   if (current) {
     if (current.supervise !== options.supervise)
       throw new Error("The process's job queue is already started with other settings.");
     return current.boss;
   }
   const boss = createBoss(options.connectionString, { supervise: options.supervise });
-  globalForJobs.frameJuryJobs = { boss, supervise: options.supervise };
+  holdForProcess<ProcessJobs>("jobs", { boss, supervise: options.supervise });
   // A start that failed (the database was down) is not kept: the next use tries again.
   boss.catch(() => {
-    if (globalForJobs.frameJuryJobs?.boss === boss) delete globalForJobs.frameJuryJobs;
+    if (processJobs()?.boss === boss) holdForProcess("jobs", undefined);
   });
   return boss;
 }
 
 /** The process's instance: the one started, or one started now without supervision (the web process only sends). */
 export function jobBoss(): Promise<PgBoss> {
-  const current = globalForJobs.frameJuryJobs;
+  const current = processJobs();
   if (current) return current.boss;
   const connectionString = process.env.DATABASE_URL;
   if (!connectionString) return Promise.reject(new Error("DATABASE_URL is not set; the job queue needs it."));
@@ -56,9 +57,9 @@ export function jobBoss(): Promise<PgBoss> {
 
 /** Stops the process's instance (its workers hand back what they hold, `timeoutMs` at most). */
 export async function stopJobs(options: { timeoutMs?: number } = {}): Promise<void> {
-  const current = globalForJobs.frameJuryJobs;
+  const current = processJobs();
   if (!current) return;
-  delete globalForJobs.frameJuryJobs;
+  holdForProcess("jobs", undefined);
   const boss = await current.boss.catch(() => null);
   await boss?.stop({ graceful: true, timeout: options.timeoutMs ?? 10_000 });
 }

@@ -1,17 +1,17 @@
 import { prisma } from "../db/prisma";
 import { log } from "../observability/logger";
 import { getStorage } from "../storage/storage";
-import { endpointConfigForRun } from "./endpoints";
+import { endpointConfigForRun } from "./endpoints/endpoints";
 import type { EndpointConfig, JudgeDeps } from "./engine/judge-video";
 import type { JudgeEventSubscriber } from "./engine/judge-events";
-import { clientForEndpoint, type LlmClient } from "./llm-client";
-import { SharedLimits } from "./shared-endpoint-limiter";
-import { fileTemplateSource } from "./template-source";
+import { clientForEndpoint, type LlmClient } from "./calls/llm-client";
+import { SharedLimits } from "./endpoints/shared-endpoint-limiter";
+import { fileTemplateSource } from "./prompts/template-source";
 import { jobBoss } from "../jobs/job-boss";
-import { pgBossQueue } from "./queue";
+import { pgBossQueue } from "./workers/queue";
 import { openAiBatchApi, type BatchApi, type BatchRunnerDeps } from "./batch/batch-runner";
-import type { JudgeQueue } from "./judge-queue";
-import type { SlotSource } from "./endpoint-limiter";
+import type { JudgeQueue } from "./workers/judge-queue";
+import type { SlotSource } from "./endpoints/endpoint-limiter";
 
 /** Video jobs sent through the process's job queue (lib/jobs/job-boss.ts): how requests and alignments start runs. */
 export function appJudgeQueue(): JudgeQueue {

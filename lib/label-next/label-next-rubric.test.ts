@@ -5,10 +5,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import { ValidationError } from "../errors";
-import { createEndpoint } from "../judge/endpoints";
-import { createRun, getRunStatus } from "../judge/runs";
+import { createEndpoint } from "../judge/endpoints/endpoints";
+import { createRun, getRunStatus } from "../judge/runs/runs";
 import { createQueue } from "../queues/create-queue";
 import { importGenericLabels } from "../label-sets/label-sets";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
@@ -21,6 +22,7 @@ import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-dep
 import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { labelNextChoicesOfRun, labelNextPlan } from "./label-next";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { accessOfRun } from "../../testkit/testing/record-access";
 
 const LOOK: RubricDefinitionInput = {
   name: "Look (label next)",
@@ -92,7 +94,7 @@ beforeAll(async () => {
     name: "Label next, rubric",
   }));
   videoIds.sort();
-  const endpoint = await createEndpoint(prisma, owner, projectId, {
+  const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
     name: "stub",
     baseUrl: stub.baseURL,
     model: "stub-vision",
@@ -107,14 +109,15 @@ beforeAll(async () => {
     pricePer1kOutput: null,
   });
   const runOf = async (definition: RubricDefinitionInput) => {
-    const created = await createRubricTask(prisma, owner, projectId, { definition });
+    const created = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
+      definition,
+    });
     const run = await createRun(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: created.pipeline, endpointId: endpoint.id },
     );
-    expect((await getRunStatus(prisma, owner, run.id)).status).toBe("done");
+    expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, run.id), run.id)).status).toBe("done");
     return { pipeline: created.pipeline, key: created.key, runId: run.id };
   };
   look = await runOf(LOOK);
@@ -131,7 +134,7 @@ beforeAll(async () => {
   LAB_PRESENT.forEach((value, i) =>
     rows.push(`"${pathOf.get(videoIds[i]!)}",lab,${rubricTargetId(defects.key, "physics")},${value}`),
   );
-  const imported = await importGenericLabels(prisma, owner, projectId, {
+  const imported = await importGenericLabels(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
     file: new TextEncoder().encode(rows.join("\n") + "\n"),
     fileName: "lab.csv",
     name: "Lab",
@@ -184,7 +187,7 @@ describe("what to label next for a rubric task's run, on a criterion", () => {
     expect(watermark.strata.reduce((n, s) => n + s.labelled, 0)).toBe(0);
     // The proposal becomes a queue of that criterion's scores, of exactly those videos in that order.
     expect(plan.queue).toEqual({ scope: "scores", categories: [quality], mode: "full" });
-    const queue = await createQueue(prisma, owner, projectId, {
+    const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "Label next: quality",
       runId: look.runId,
       ...plan.queue,
@@ -213,7 +216,7 @@ describe("what to label next for a rubric task's run, on a criterion", () => {
     expect(plan.strata.reduce((n, s) => n + s.labelled, 0)).toBe(LAB_PRESENT.length);
     expect(Math.min(...plan.strata.map((s) => s.scoreMin))).toBe(Math.min(...highest.values()));
     expect(plan.queue).toEqual({ scope: "scores", categories: [physics], mode: "presence" });
-    const queue = await createQueue(prisma, owner, projectId, {
+    const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "Label next: physics",
       runId: defects.runId,
       ...plan.queue,

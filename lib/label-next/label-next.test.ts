@@ -3,11 +3,12 @@ import { GET as labelNextRoute } from "@/app/api/v1/runs/[runId]/label-next/rout
 import { createApiKey } from "../auth/api-keys";
 import { apiRequest, routeContext } from "../../testkit/testing/api-request";
 import type { Actor } from "../auth/actor";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import { NotFoundError, ValidationError } from "../errors";
-import { createEndpoint } from "../judge/endpoints";
+import { createEndpoint } from "../judge/endpoints/endpoints";
 
-import { createRun } from "../judge/runs";
+import { createRun } from "../judge/runs/runs";
 import { createLabelSet } from "../label-sets/label-sets";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { addMember } from "../projects/projects";
@@ -34,8 +35,12 @@ beforeAll(async () => {
   owner = await makeUser();
   reviewer = await makeUser();
   ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 6, keyFrames: 1 }));
-  await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
-  const endpoint = await createEndpoint(prisma, owner, projectId, {
+  await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+    projectId,
+    email: reviewer.email,
+    role: "reviewer",
+  });
+  const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
     name: "stub",
     baseUrl: stub.baseURL,
     model: "stub-vision",
@@ -52,8 +57,7 @@ beforeAll(async () => {
   runId = (
     await createRun(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: "hallucination", endpointId: endpoint.id },
     )
   ).id;
@@ -61,13 +65,33 @@ beforeAll(async () => {
     judgeVerdict.set(m.videoId, m.value);
   const [v0, v1, v2, v3] = videoIds as [string, string, string, string];
   // v0: the reviewer agrees with the judge; v1: disagrees; v2: a label set agrees; v3: a tie (no human verdict).
-  await reviewVideoOutcome(prisma, reviewer, runId, v0, "verdict", { value: judgeVerdict.get(v0)! });
-  await reviewVideoOutcome(prisma, reviewer, runId, v1, "verdict", { value: 1 - judgeVerdict.get(v1)! });
-  await reviewVideoOutcome(prisma, reviewer, runId, v3, "verdict", { value: 1 });
+  await reviewVideoOutcome(
+    prisma,
+    await projectAccess(prisma, reviewer, projectId, "scores.review"),
+    runId,
+    v0,
+    "verdict",
+    { value: judgeVerdict.get(v0)! },
+  );
+  await reviewVideoOutcome(
+    prisma,
+    await projectAccess(prisma, reviewer, projectId, "scores.review"),
+    runId,
+    v1,
+    "verdict",
+    { value: 1 - judgeVerdict.get(v1)! },
+  );
+  await reviewVideoOutcome(
+    prisma,
+    await projectAccess(prisma, reviewer, projectId, "scores.review"),
+    runId,
+    v3,
+    "verdict",
+    { value: 1 },
+  );
   await createLabelSet(
     prisma,
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
     { name: "paper", format: "t2vhalubench", fileName: "labels.xlsx", sha256: "0".repeat(64), citation: "" },
     [
       { target: metricTarget("hallucination", v2, "", "verdict"), value: judgeVerdict.get(v2)!, annotator: null },
@@ -107,7 +131,7 @@ describe("what to label next, from a run's stored verdicts and the humans' label
 
   it("turns the proposal into a review queue of exactly those videos, in that order", async () => {
     const plan = await labelNextPlan(prisma, owner, projectId, runId, { budget: 3 });
-    const queue = await createQueue(prisma, owner, projectId, {
+    const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "Label next",
       runId,
       scope: "verdict",
@@ -118,10 +142,15 @@ describe("what to label next, from a run's stored verdicts and the humans' label
     expect(items.map((i) => i.videoId)).toEqual(plan.videos.map((v) => v.id));
     expect(queue).toMatchObject({ itemCount: 3, filter: { runId, chosen: "what to label next (3)" } });
     await expect(
-      createQueue(prisma, owner, projectId, { name: "x", runId, scope: "verdict", videoIds: ["not-in-run"] }),
+      createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
+        name: "x",
+        runId,
+        scope: "verdict",
+        videoIds: ["not-in-run"],
+      }),
     ).rejects.toThrow(/not in the judge run: not-in-run/);
     await expect(
-      createQueue(prisma, owner, projectId, {
+      createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
         name: "x",
         runId,
         scope: "verdict",

@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import { createQueue } from "../queues/create-queue";
 import { insertSpans, type NewSpan } from "../spans/span-store";
@@ -81,7 +82,7 @@ beforeAll(async () => {
     ),
   );
   await prisma.span.updateMany({ where: { videoId: v[0]!, label: "d3" }, data: { withdrawn: true } });
-  const queue = await createQueue(prisma, owner, projectId, {
+  const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
     name: "Where",
     runId,
     filter: {},
@@ -115,7 +116,7 @@ describe("what to label next: where spans disagree", () => {
     );
 
     // Computed from every video of the run: withheld from an owner who reviews some of them blind.
-    const blind = await createQueue(prisma, owner, projectId, {
+    const blind = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "Blind",
       runId,
       filter: {},
@@ -160,7 +161,7 @@ describe("where spans disagree, on the labels the raters were asked", () => {
         owner.userId,
       ),
     );
-    const queue = await createQueue(prisma, owner, projectId, {
+    const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "Where d1",
       runId: run,
       filter: {},

@@ -17,6 +17,7 @@ import { labelSetImportFieldsSchema } from "./label-sets.validation";
 import { SPAN_IMPORT_FORMATS } from "../spans/span-files/span-file-formats";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
+import { projectAccess } from "../authz/permissions";
 
 const encode = (text: string) => new TextEncoder().encode(text);
 
@@ -139,36 +140,40 @@ describe("importing a wide label file of a rubric task's criteria", () => {
         where: { id },
         data: { fileName: `${i + 1}.mp4`, relativePath: `wide/${i + 1}.mp4` },
       });
-    ({ key, pipeline } = await createRubricTask(prisma, owner, projectId, {
-      definition: {
-        name: "Wide rubric",
-        frames: { mode: "uniform", count: 2 },
-        criteria: [
-          {
-            id: "quality",
-            name: "Quality",
-            type: "numeric",
-            min: 1,
-            max: 5,
-            step: 1,
-            definition: "1 bad … 5 flawless.",
-          },
-          {
-            id: "motion",
-            name: "Motion",
-            type: "categorical",
-            ordered: true,
-            labels: [
-              { label: "jerky", definition: "Stutters." },
-              { label: "smooth", definition: "No stutter." },
-            ],
-            definition: "How smoothly things move.",
-          },
-          { id: "watermark", name: "Watermark", type: "boolean", definition: "A watermark is visible." },
-        ],
-        prompt: "{{frames}}\n{{criteria}}",
+    ({ key, pipeline } = await createRubricTask(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "rubrics.manage"),
+      {
+        definition: {
+          name: "Wide rubric",
+          frames: { mode: "uniform", count: 2 },
+          criteria: [
+            {
+              id: "quality",
+              name: "Quality",
+              type: "numeric",
+              min: 1,
+              max: 5,
+              step: 1,
+              definition: "1 bad … 5 flawless.",
+            },
+            {
+              id: "motion",
+              name: "Motion",
+              type: "categorical",
+              ordered: true,
+              labels: [
+                { label: "jerky", definition: "Stutters." },
+                { label: "smooth", definition: "No stutter." },
+              ],
+              definition: "How smoothly things move.",
+            },
+            { id: "watermark", name: "Watermark", type: "boolean", definition: "A watermark is visible." },
+          ],
+          prompt: "{{frames}}\n{{criteria}}",
+        },
       },
-    }));
+    ));
   });
 
   it("maps each column to its criterion and each label name to its value, listing the bad rows with their line", async () => {
@@ -187,7 +192,11 @@ describe("importing a wide label file of a rubric task's criteria", () => {
       targets: { Q: criterion("quality"), M: criterion("motion"), W: criterion("watermark") },
     };
     const input = { file: encode(csv), fileName: "wide.csv", name: "Wide", dryRun: true, columns };
-    const dry = await importGenericLabels(prisma, owner, projectId, input);
+    const dry = await importGenericLabels(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      input,
+    );
     expect(dry.labelSet).toBeNull();
     expect(dry.plan).toMatchObject({
       rows: 6,
@@ -208,7 +217,10 @@ describe("importing a wide label file of a rubric task's criteria", () => {
       [7, "Q", criterion("quality"), "line 2 already gives ann's label of this target"],
     ]);
 
-    const imported = await importGenericLabels(prisma, owner, projectId, { ...input, dryRun: false });
+    const imported = await importGenericLabels(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
+      ...input,
+      dryRun: false,
+    });
     const id = imported.labelSet!.id;
     expect(imported.labelSet).toMatchObject({ format: "generic", annotators: ["ann", "bob"], judgments: 9 });
     const stored = await prisma.humanJudgment.findMany({
@@ -254,7 +266,7 @@ describe("importing a wide label file of a rubric task's criteria", () => {
       JSON.stringify({ file: "2.mp4", quality: "5", watermark: "No" }),
     ].join("\n");
     const columns = { video: "file", targets: { quality: criterion("quality"), watermark: criterion("watermark") } };
-    const imported = await importGenericLabels(prisma, owner, projectId, {
+    const imported = await importGenericLabels(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
       file: encode(jsonl),
       fileName: "wide.jsonl",
       name: "Wide JSONL",
@@ -281,7 +293,7 @@ describe("importing a wide label file of a rubric task's criteria", () => {
 
     const csv = encode("clip,Q\n1.mp4,3\n");
     await expect(
-      importGenericLabels(prisma, owner, projectId, {
+      importGenericLabels(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
         file: csv,
         fileName: "w.csv",
         name: "Bad map",
@@ -290,7 +302,7 @@ describe("importing a wide label file of a rubric task's criteria", () => {
       }),
     ).rejects.toThrow(/lacks the mapped column Quality \(its columns: clip, Q\)/);
     await expect(
-      importGenericLabels(prisma, owner, projectId, {
+      importGenericLabels(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
         file: csv,
         fileName: "w.csv",
         name: "Bad map",

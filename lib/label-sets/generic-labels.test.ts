@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import { ValidationError } from "../errors";
 import { makeUser } from "../../testkit/testing/fixtures";
@@ -115,7 +116,11 @@ describe("importGenericLabels", () => {
       citation: "in-house, 2026",
       dryRun: true,
     };
-    const dry = await importGenericLabels(prisma, owner, projectId, input);
+    const dry = await importGenericLabels(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      input,
+    );
     expect(dry.labelSet).toBeNull();
     expect(await prisma.labelSet.count({ where: { projectId } })).toBe(0);
     expect(dry.plan).toMatchObject({
@@ -135,9 +140,12 @@ describe("importGenericLabels", () => {
       [13, "item", "verdict is a label of the video, not of an item: leave the item column empty"],
       [14, "value", "Overall: 120 is outside 0–100."],
     ]);
-    await expect(importGenericLabels(prisma, reviewer, projectId, { ...input, dryRun: false })).rejects.toThrow();
+    await expect(projectAccess(prisma, reviewer, projectId, "videos.import")).rejects.toThrow();
 
-    const imported = await importGenericLabels(prisma, owner, projectId, { ...input, dryRun: false });
+    const imported = await importGenericLabels(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
+      ...input,
+      dryRun: false,
+    });
     const id = imported.labelSet!.id;
     expect(imported.labelSet).toMatchObject({
       format: "generic",
@@ -157,18 +165,21 @@ describe("importGenericLabels", () => {
       { reviewerId: `labelset:${id}:bob`, videoId: videoIds[2], targetType: "overall", target: "overall", value: 75 },
       { reviewerId: `labelset:${id}:bob`, videoId: videoIds[1], targetType: "presence", target: "s7", value: 0 },
     ]);
-    expect((await listLabelSets(prisma, reviewer, projectId)).find((s) => s.id === id)?.reviewerIds).toEqual([
-      `labelset:${id}:alice`,
-      `labelset:${id}:bob`,
-    ]);
+    expect(
+      (await listLabelSets(prisma, await projectAccess(prisma, reviewer, projectId, "project.view"))).find(
+        (s) => s.id === id,
+      )?.reviewerIds,
+    ).toEqual([`labelset:${id}:alice`, `labelset:${id}:bob`]);
 
-    expect(await deleteLabelSet(prisma, owner, projectId, id)).toEqual({ deletedJudgments: 4 });
+    expect(await deleteLabelSet(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), id)).toEqual({
+      deletedJudgments: 4,
+    });
     expect(await prisma.humanJudgment.count({ where: { projectId } })).toBe(0);
   });
 
   it("refuses a file with nothing to import, and a file that is not text", async () => {
     await expect(
-      importGenericLabels(prisma, owner, projectId, {
+      importGenericLabels(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
         file: encode("video,annotator,target,value\nmissing.mp4,a,verdict,1\n"),
         fileName: "x.csv",
         name: "Empty",
@@ -176,7 +187,7 @@ describe("importGenericLabels", () => {
       }),
     ).rejects.toBeInstanceOf(ValidationError);
     await expect(
-      importGenericLabels(prisma, owner, projectId, {
+      importGenericLabels(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
         file: new Uint8Array([0xff, 0xfe, 0x00]),
         fileName: "x.csv",
         name: "Binary",

@@ -150,80 +150,93 @@ function cellText(value: unknown): string | null {
   return null;
 }
 
+/** A line's cells by column, before they are checked. */
+type RawCells = { line: number; cells: Record<string, string> };
+
+/** A JSON Lines file's cells by line; a line that is not an object of strings and numbers is an issue. */
+function readJsonlCells(body: string, issues: GenericIssue[]): RawCells[] {
+  const raw: RawCells[] = [];
+  body.split(/\r?\n/).forEach((lineText, index) => {
+    const line = index + 1;
+    if (!lineText.trim()) return;
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(lineText);
+    } catch {
+      issues.push({
+        row: line,
+        column: "",
+        cell: lineText.slice(0, 200),
+        action: "skipped",
+        message: "not a JSON object",
+      });
+      return;
+    }
+    if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
+      issues.push({
+        row: line,
+        column: "",
+        cell: lineText.slice(0, 200),
+        action: "skipped",
+        message: "not a JSON object",
+      });
+      return;
+    }
+    const cells: Record<string, string> = {};
+    for (const column of GENERIC_COLUMNS) {
+      const value = cellText((parsed as Record<string, unknown>)[column]);
+      if (value === null) {
+        issues.push({
+          row: line,
+          column,
+          cell: JSON.stringify((parsed as Record<string, unknown>)[column]).slice(0, 200),
+          action: "skipped",
+          message: "must be a string or a number",
+        });
+        return;
+      }
+      cells[column] = value;
+    }
+    raw.push({ line, cells });
+  });
+  return raw;
+}
+
+/** A CSV file's header and cells by line; a file without the required columns is refused whole. */
+function readCsvCells(body: string): { headers: string[]; raw: RawCells[] } {
+  const raw: RawCells[] = [];
+  const csv = parseCsv(body);
+  if (!csv.ok) throw new GenericLabelFileError(`Not a readable CSV file: ${csv.error}`);
+  const [header, ...records] = csv.records;
+  const headers = (header?.fields ?? []).map((h) => h.trim());
+  const missing = REQUIRED.filter((c) => !headers.includes(c));
+  if (missing.length)
+    throw new GenericLabelFileError(
+      `The file lacks the column${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (expected ${GENERIC_COLUMNS.join(", ")}; item is optional).`,
+    );
+  for (const record of records) {
+    if (record.fields.every((f) => f.trim() === "")) continue;
+    const cells: Record<string, string> = {};
+    for (const column of GENERIC_COLUMNS) {
+      const index = headers.indexOf(column);
+      cells[column] = index >= 0 ? (record.fields[index] ?? "") : "";
+    }
+    raw.push({ line: record.line, cells });
+  }
+  return { headers, raw };
+}
+
 /** Reads rows; every row it cannot use is an issue with its line, and the others go on. */
 export function parseGenericLabels(
   text: string,
   fileName: string,
 ): { rows: GenericLabelRow[]; issues: GenericIssue[]; headers: string[] } {
   const issues: GenericIssue[] = [];
-  const raw: { line: number; cells: Record<string, string> }[] = [];
-  let headers: string[] = [];
   const body = stripByteOrderMark(text);
-  if (/\.(jsonl|ndjson)$/i.test(fileName) || (!/\.csv$/i.test(fileName) && body.trimStart().startsWith("{"))) {
-    headers = [...GENERIC_COLUMNS];
-    body.split(/\r?\n/).forEach((lineText, index) => {
-      const line = index + 1;
-      if (!lineText.trim()) return;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(lineText);
-      } catch {
-        issues.push({
-          row: line,
-          column: "",
-          cell: lineText.slice(0, 200),
-          action: "skipped",
-          message: "not a JSON object",
-        });
-        return;
-      }
-      if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed)) {
-        issues.push({
-          row: line,
-          column: "",
-          cell: lineText.slice(0, 200),
-          action: "skipped",
-          message: "not a JSON object",
-        });
-        return;
-      }
-      const cells: Record<string, string> = {};
-      for (const column of GENERIC_COLUMNS) {
-        const value = cellText((parsed as Record<string, unknown>)[column]);
-        if (value === null) {
-          issues.push({
-            row: line,
-            column,
-            cell: JSON.stringify((parsed as Record<string, unknown>)[column]).slice(0, 200),
-            action: "skipped",
-            message: "must be a string or a number",
-          });
-          return;
-        }
-        cells[column] = value;
-      }
-      raw.push({ line, cells });
-    });
-  } else {
-    const csv = parseCsv(body);
-    if (!csv.ok) throw new GenericLabelFileError(`Not a readable CSV file: ${csv.error}`);
-    const [header, ...records] = csv.records;
-    headers = (header?.fields ?? []).map((h) => h.trim());
-    const missing = REQUIRED.filter((c) => !headers.includes(c));
-    if (missing.length)
-      throw new GenericLabelFileError(
-        `The file lacks the column${missing.length > 1 ? "s" : ""} ${missing.join(", ")} (expected ${GENERIC_COLUMNS.join(", ")}; item is optional).`,
-      );
-    for (const record of records) {
-      if (record.fields.every((f) => f.trim() === "")) continue;
-      const cells: Record<string, string> = {};
-      for (const column of GENERIC_COLUMNS) {
-        const index = headers.indexOf(column);
-        cells[column] = index >= 0 ? (record.fields[index] ?? "") : "";
-      }
-      raw.push({ line: record.line, cells });
-    }
-  }
+  const { headers, raw } =
+    /\.(jsonl|ndjson)$/i.test(fileName) || (!/\.csv$/i.test(fileName) && body.trimStart().startsWith("{"))
+      ? { headers: [...GENERIC_COLUMNS], raw: readJsonlCells(body, issues) }
+      : readCsvCells(body);
   const rows: GenericLabelRow[] = [];
   for (const { line, cells } of raw) {
     const trimmed = Object.fromEntries(Object.entries(cells).map(([k, v]) => [k, v.trim()])) as Record<

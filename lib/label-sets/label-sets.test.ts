@@ -14,6 +14,7 @@ import { videoListQuerySchema } from "../videos/video-filter";
 import { importT2vHaluBench, parseT2vHaluBenchSheet } from "../tasks/hallucination/t2vhalubench";
 import { deleteLabelSet, listLabelSets, sha256Of } from "./label-sets";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 const HEADER = [
   "Example",
@@ -159,7 +160,7 @@ describe("T2VHaluBench label sets (database)", () => {
     file = await sheet(ROWS);
   });
 
-  const input = (over: Partial<Parameters<typeof importT2vHaluBench>[3]> = {}) => ({
+  const input = (over: Partial<Parameters<typeof importT2vHaluBench>[2]> = {}) => ({
     file,
     fileName: "T2VHaluBench.xlsx",
     name: "T2VHaluBench authors",
@@ -170,7 +171,11 @@ describe("T2VHaluBench label sets (database)", () => {
   });
 
   it("dry-runs without writing, imports, acts as an annotator in agreement apart from live reviewers, and deletes exactly its judgments", async () => {
-    const dry = await importT2vHaluBench(prisma, owner, projectId, input());
+    const dry = await importT2vHaluBench(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      input(),
+    );
     expect(dry.labelSet).toBeNull();
     expect(await prisma.labelSet.count({ where: { projectId } })).toBe(0);
     expect(await prisma.humanJudgment.count({ where: { projectId } })).toBe(0);
@@ -194,9 +199,20 @@ describe("T2VHaluBench label sets (database)", () => {
     expect(dry.plan.issues).toHaveLength(7);
 
     // A live reviewer's verdict, which must survive the label set's deletion.
-    await reviewVideoOutcome(prisma, reviewer, runId, videoIds[3]!, "verdict", { value: 1 });
+    await reviewVideoOutcome(
+      prisma,
+      await projectAccess(prisma, reviewer, projectId, "scores.review"),
+      runId,
+      videoIds[3]!,
+      "verdict",
+      { value: 1 },
+    );
 
-    const imported = await importT2vHaluBench(prisma, owner, projectId, input({ dryRun: false }));
+    const imported = await importT2vHaluBench(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      input({ dryRun: false }),
+    );
     const labelSetId = imported.labelSet!.id;
     const labelReviewer = `labelset:${labelSetId}`;
     expect(imported.labelSet).toMatchObject({
@@ -229,7 +245,7 @@ describe("T2VHaluBench label sets (database)", () => {
     expect(video1.map((j) => j.target).sort()).toEqual(["d2", "inconsistency", "s3", "s5"]);
     expect(video1.find((j) => j.target === "s5")!.targetKey).toBe(`hallucination|v:${videoIds[1]}|s5`);
 
-    const [listed] = await listLabelSets(prisma, viewer, projectId);
+    const [listed] = await listLabelSets(prisma, await projectAccess(prisma, viewer, projectId, "project.view"));
     expect(listed).toMatchObject({
       id: labelSetId,
       judgments: 95,
@@ -240,8 +256,7 @@ describe("T2VHaluBench label sets (database)", () => {
     // Agreement: the label set is an annotator with its name, marked as a label set, beside the reviewer.
     const report = await projectAgreement(
       prisma,
-      viewer,
-      projectId,
+      await projectAccess(prisma, viewer, projectId, "export.read"),
       agreementQuerySchema(builtInCatalogue()).parse({ runId }),
     );
     expect(report.reviewers.map((r) => [r.id, r.label, r.labelSet ?? null])).toEqual([
@@ -263,39 +278,51 @@ describe("T2VHaluBench label sets (database)", () => {
     // Review state counts live reviewers only: video 0 has only label-set judgments.
     const unreviewed = await browseVideos(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "project.view"),
       videoListQuerySchema(builtInCatalogue()).parse({ runId, review: "unreviewed" }),
     );
     expect(unreviewed.videos.map((v) => v.id).sort()).toEqual([0, 1, 2, 4].map((i) => videoIds[i]!).sort());
     const listedVideo = (
-      await browseVideos(prisma, owner, projectId, videoListQuerySchema(builtInCatalogue()).parse({ runId }))
+      await browseVideos(
+        prisma,
+        await projectAccess(prisma, owner, projectId, "project.view"),
+        videoListQuerySchema(builtInCatalogue()).parse({ runId }),
+      )
     ).videos.find((v) => v.id === videoIds[0])!;
     expect(listedVideo.review).toMatchObject({ reviewers: 0, disagreement: false });
     const humanYes = await browseVideos(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "project.view"),
       videoListQuerySchema(builtInCatalogue()).parse({ runId, humanVerdict: "yes" }),
     );
     expect(humanYes.videos.map((v) => v.id)).toEqual([videoIds[3]]);
 
-    await expect(importT2vHaluBench(prisma, owner, projectId, input())).rejects.toThrow(ConflictError);
-    await expect(deleteLabelSet(prisma, reviewer, projectId, labelSetId)).rejects.toThrow(ForbiddenError);
+    await expect(
+      importT2vHaluBench(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), input()),
+    ).rejects.toThrow(ConflictError);
+    await expect(projectAccess(prisma, reviewer, projectId, "videos.import")).rejects.toThrow(ForbiddenError);
+    // A label set is deleted within the access's project: through an access to another project it does not exist.
+    const elsewhere = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
+    await expect(
+      deleteLabelSet(prisma, await projectAccess(prisma, owner, elsewhere.projectId, "videos.import"), labelSetId),
+    ).rejects.toThrow(NotFoundError);
     const before = await prisma.humanJudgment.count({ where: { projectId } });
-    expect(await deleteLabelSet(prisma, owner, projectId, labelSetId)).toEqual({ deletedJudgments: 95 });
+    expect(
+      await deleteLabelSet(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), labelSetId),
+    ).toEqual({ deletedJudgments: 95 });
     expect(await prisma.humanJudgment.count({ where: { projectId } })).toBe(before - 95);
     expect(await prisma.humanJudgment.findMany({ where: { projectId }, select: { reviewerId: true } })).toEqual([
       { reviewerId: reviewer.userId },
     ]);
-    await expect(deleteLabelSet(prisma, owner, projectId, labelSetId)).rejects.toThrow(NotFoundError);
+    await expect(
+      deleteLabelSet(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), labelSetId),
+    ).rejects.toThrow(NotFoundError);
   });
 
   it("maps rows by a mapping column of paths, and skips a file name that several videos share", async () => {
     const byColumn = await importT2vHaluBench(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       input({ name: "by path", match: { by: "column", column: "video_path" } }),
     );
     expect(byColumn.plan.matchedVideos).toBe(5);
@@ -305,15 +332,18 @@ describe("T2VHaluBench label sets (database)", () => {
     await expect(
       importT2vHaluBench(
         prisma,
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "videos.import"),
         input({ name: "no column", match: { by: "column", column: "nope" } }),
       ),
     ).rejects.toThrow(/no mapping column "nope"/);
 
     await prisma.video.update({ where: { id: videoIds[4]! }, data: { fileName: "1.mp4" } });
     try {
-      const shared = await importT2vHaluBench(prisma, owner, projectId, input({ name: "shared" }));
+      const shared = await importT2vHaluBench(
+        prisma,
+        await projectAccess(prisma, owner, projectId, "videos.import"),
+        input({ name: "shared" }),
+      );
       expect(shared.plan.issues.filter((i) => i.row === 2)).toEqual([
         {
           row: 2,
@@ -329,13 +359,17 @@ describe("T2VHaluBench label sets (database)", () => {
   });
 
   it("is never shown to a reviewer working a blind queue, and only owners import", async () => {
-    await expect(importT2vHaluBench(prisma, reviewer, projectId, input({ name: "by reviewer" }))).rejects.toThrow(
-      ForbiddenError,
+    await expect(projectAccess(prisma, reviewer, projectId, "videos.import")).rejects.toThrow(ForbiddenError);
+    const imported = await importT2vHaluBench(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      input({ name: "visible", dryRun: false }),
     );
-    const imported = await importT2vHaluBench(prisma, owner, projectId, input({ name: "visible", dryRun: false }));
     const labelReviewer = `labelset:${imported.labelSet!.id}`;
     expect(
-      (await videoReviews(prisma, viewer, videoIds[0]!)).judgments.some((j) => j.reviewer.id === labelReviewer),
+      (
+        await videoReviews(prisma, await projectAccess(prisma, viewer, projectId, "project.view"), videoIds[0]!)
+      ).judgments.some((j) => j.reviewer.id === labelReviewer),
     ).toBe(true);
     const queue = await prisma.reviewQueue.create({
       data: { projectId, name: "blind", runId, scope: "verdict", blind: true, itemCount: 1, createdById: owner.userId },
@@ -346,7 +380,9 @@ describe("T2VHaluBench label sets (database)", () => {
     await prisma.reviewQueueAssignment.create({
       data: { itemId: item.id, queueId: queue.id, reviewerId: reviewer.userId },
     });
-    expect(await videoReviews(prisma, reviewer, videoIds[0]!)).toMatchObject({ blind: true, judgments: [] });
-    await deleteLabelSet(prisma, owner, projectId, imported.labelSet!.id);
+    expect(
+      await videoReviews(prisma, await projectAccess(prisma, reviewer, projectId, "project.view"), videoIds[0]!),
+    ).toMatchObject({ blind: true, judgments: [] });
+    await deleteLabelSet(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), imported.labelSet!.id);
   });
 });

@@ -7,19 +7,19 @@
  */
 import { createHash } from "node:crypto";
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError, ValidationError } from "../errors";
 import { judgmentKey, type JudgmentTarget } from "../reviews/judgment-key";
 import { judgmentDeclaration } from "../reviews/judgment-target";
 import { disagreementGapOf, PRESENCE_TARGET_TYPE } from "../task-modules/task-declaration";
 import { catalogFor, catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
-import type { LabelSetImportInput, LabelSetImportResult, SheetIssue } from "./label-set-format";
+import type { LabelSetImportInput, LabelSetImportResult, SheetIssue } from "../task-modules/label-set-format";
 import { labelSetReviewerId } from "./label-set-reviewer";
+import type { LabelSetDeletedAnswer } from "./label-sets.validation";
 import { parseVbenchResults } from "./vbench-results";
 import { parseVideoPath } from "../import/parse-video-path";
-import { type MatchableVideo, projectPathOf, type VideoMatch, videoMatcher } from "../videos/video-matcher";
+import { type MatchableVideo, projectPathOf, type VideoMatch, videoMatcher } from "../import/video-matcher";
 import { rejectNulBytesInFile } from "../validation/nul-bytes";
 import {
   GenericLabelFileError,
@@ -75,12 +75,11 @@ export async function requireFreeName(prisma: PrismaClient, projectId: string, n
 /** Writes a label set and its judgments in one transaction. */
 export async function createLabelSet(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"videos.import">,
   set: NewLabelSet,
   judgments: readonly LabelJudgment[],
 ) {
-  await requireProjectAccess(prisma, actor, projectId, "videos.import");
+  const { projectId, actor } = access;
   await requireFreeName(prisma, projectId, set.name);
   const { tasks } = await catalogFor(prisma, projectId);
   const annotators = [...new Set(judgments.flatMap((j) => (j.annotator ? [j.annotator] : [])))].sort();
@@ -106,8 +105,8 @@ export async function createLabelSet(
   );
 }
 
-export async function listLabelSets(prisma: PrismaClient, actor: Actor, projectId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+export async function listLabelSets(prisma: PrismaClient, access: ProjectAccess) {
+  const { projectId } = access;
   const sets = await prisma.labelSet.findMany({
     where: { projectId },
     orderBy: [{ createdAt: "desc" }, { id: "asc" }],
@@ -129,15 +128,15 @@ export async function listLabelSets(prisma: PrismaClient, actor: Actor, projectI
 }
 
 /** Deletes the label set and exactly its judgments (the foreign key cascades). */
-export async function deleteLabelSet(prisma: PrismaClient, actor: Actor, projectId: string, labelSetId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "videos.import");
+export async function deleteLabelSet(prisma: PrismaClient, access: ProjectAccess<"videos.import">, labelSetId: string) {
+  const { projectId } = access;
   const set = await prisma.labelSet.findFirst({ where: { id: labelSetId, projectId }, select: { id: true } });
   if (!set) throw new NotFoundError("No such label set.");
   const [{ count }] = await prisma.$transaction([
     prisma.humanJudgment.deleteMany({ where: { labelSetId } }),
     prisma.labelSet.delete({ where: { id: labelSetId } }),
   ]);
-  return { deletedJudgments: count };
+  return { deletedJudgments: count } satisfies LabelSetDeletedAnswer;
 }
 
 /**
@@ -167,15 +166,14 @@ function taskLabelSetFormats(catalogue: TaskCatalogue) {
 /** Imports a label file of a format a task declares (`labelSetFormats` of its module); an unknown format is refused. */
 export async function importTaskLabelSet(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"videos.import">,
   format: string,
   input: LabelSetImportInput,
   given?: TaskCatalogue,
 ): Promise<LabelSetImportResult> {
-  const found = taskLabelSetFormats(await catalogueOf(prisma, projectId, given)).find((f) => f.id === format);
+  const found = taskLabelSetFormats(await catalogueOf(prisma, access.projectId, given)).find((f) => f.id === format);
   if (!found) throw new ValidationError(`No label file format "${format}".`);
-  return found.importLabels(prisma, actor, projectId, input);
+  return found.importLabels(prisma, access, input);
 }
 
 // ---------- VBench evaluation results ----------
@@ -197,7 +195,7 @@ const vbenchMatchers = new WeakMap<readonly VbenchVideo[], (name: string) => Vid
 
 /**
  * The project's video a results path names: the video whose path the results path ends with (the longest such
- * path); else the one video with its file name (lib/videos/video-matcher.ts); else by VBench's name rules, the prompt
+ * path); else the one video with its file name (lib/import/video-matcher.ts); else by VBench's name rules, the prompt
  * (cut at 180 characters) and the sample index, and the model folder when several models share them.
  */
 export function matchVbenchPath(
@@ -246,11 +244,10 @@ export interface VbenchImportInput {
 /** Reads VBench results and plans the label set (one annotator: VBench); imports it unless `dryRun`. */
 export async function importVbenchResults(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"videos.import">,
   input: VbenchImportInput,
 ) {
-  await requireProjectAccess(prisma, actor, projectId, "videos.import");
+  const { projectId } = access;
   const name = input.name.trim();
   if (!name) throw new ValidationError("Name the label set.");
   await requireFreeName(prisma, projectId, name);
@@ -317,8 +314,7 @@ export async function importVbenchResults(
   if (judgments.length === 0) throw new ValidationError("Nothing to import: no result matched a video of the project.");
   const labelSet = await createLabelSet(
     prisma,
-    actor,
-    projectId,
+    access,
     { name, format: "vbench", fileName: input.fileName, sha256, citation: input.citation?.trim() ?? "" },
     judgments,
   );
@@ -403,29 +399,13 @@ function rowItemId(
   return found[0]!.id;
 }
 
-/**
- * Reads a generic label file and plans the label set (one annotator per `annotator` value); imports it
- * unless `dryRun`. Every row not imported is listed with its line and why; nothing is written on a dry run.
- */
-export async function importGenericLabels(
-  prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
-  input: GenericImportInput,
-  given?: TaskCatalogue,
-) {
-  await requireProjectAccess(prisma, actor, projectId, "videos.import");
-  const { tasks } = await catalogueOf(prisma, projectId, given);
-  const name = input.name.trim();
-  if (!name) throw new ValidationError("Name the label set.");
-  await requireFreeName(prisma, projectId, name);
-  const parsed = parseLabelFile(input, tasks);
-  const issues: SheetIssue[] = [...parsed.issues];
+/** What the file's rows may name: every video of the project, and the items whose id or external id a row gives. */
+async function labelFileSubjects(prisma: PrismaClient, projectId: string, rows: readonly LabelRow[]) {
   const videos: VbenchVideo[] = await prisma.video.findMany({
     where: { projectId },
     select: { id: true, fileName: true, relativePath: true, promptTruncated: true, sampleIndex: true, model: true },
   });
-  const itemNames = [...new Set(parsed.rows.map((r) => r.item).filter(Boolean))];
+  const itemNames = [...new Set(rows.map((r) => r.item).filter(Boolean))];
   const items = itemNames.length
     ? await inChunks(itemNames, (chunk) =>
         prisma.item.findMany({
@@ -434,6 +414,27 @@ export async function importGenericLabels(
         }),
       )
     : [];
+  return { videos, items };
+}
+
+/**
+ * Reads a generic label file and plans the label set (one annotator per `annotator` value); imports it
+ * unless `dryRun`. Every row not imported is listed with its line and why; nothing is written on a dry run.
+ */
+export async function importGenericLabels(
+  prisma: PrismaClient,
+  access: ProjectAccess<"videos.import">,
+  input: GenericImportInput,
+  given?: TaskCatalogue,
+) {
+  const { projectId } = access;
+  const { tasks } = await catalogueOf(prisma, projectId, given);
+  const name = input.name.trim();
+  if (!name) throw new ValidationError("Name the label set.");
+  await requireFreeName(prisma, projectId, name);
+  const parsed = parseLabelFile(input, tasks);
+  const issues: SheetIssue[] = [...parsed.issues];
+  const { videos, items } = await labelFileSubjects(prisma, projectId, parsed.rows);
   const judgments: LabelJudgment[] = [];
   const seen = new Map<string, number>();
   const matched = new Set<string>();
@@ -504,8 +505,7 @@ export async function importGenericLabels(
     throw new ValidationError("Nothing to import: no row gave a label of a declared target on a video of the project.");
   const labelSet = await createLabelSet(
     prisma,
-    actor,
-    projectId,
+    access,
     { name, format: "generic", fileName: input.fileName, sha256, citation: input.citation?.trim() ?? "" },
     judgments,
   );

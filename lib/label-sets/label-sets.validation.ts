@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue";
-import type { LabelSetFormatDeclaration } from "./label-set-format";
+import type { LabelSetFormatDeclaration } from "../task-modules/label-set-format";
 
 /** Label-set files are read whole into memory (a published label sheet is a few kB); an .xlsx then meets xlsx-limits.ts's limits. */
 export const MAX_LABEL_SET_BYTES = 20 * 1024 * 1024;
@@ -137,3 +137,30 @@ function buildImportFieldsSchema(catalogue: DeclarationCatalogue, spans: SpanImp
       path: ["task"],
     });
 }
+
+/** GET /projects/{projectId}/label-sets: the project's label sets, newest first, with what each holds. */
+export const labelSetListAnswerSchema = z.object({
+  labelSets: z.array(
+    z.object({
+      id: z.string(),
+      projectId: z.string(),
+      name: z.string(),
+      format: z.string().describe("The importer that read the file: a label-set format's id or a span file format's."),
+      fileName: z.string(),
+      sha256: z.string(),
+      citation: z.string(),
+      importedById: z.string(),
+      createdAt: z.string().describe("ISO 8601."),
+      annotators: z.array(z.string()).describe("The annotator columns it holds ([] for one: the label set itself)."),
+      reviewerIds: z.array(z.string()).describe("The reviewer ids its labels count under in agreement."),
+      importedBy: z.object({ id: z.string(), name: z.string().nullable(), email: z.string().nullable() }),
+      judgments: z.number().int(),
+      spans: z.number().int(),
+    }),
+  ),
+});
+export type LabelSetListAnswer = z.infer<typeof labelSetListAnswerSchema>;
+
+/** DELETE /projects/{projectId}/label-sets/{labelSetId}: how many labels went with it. */
+export const labelSetDeletedAnswerSchema = z.object({ deletedJudgments: z.number().int() });
+export type LabelSetDeletedAnswer = z.infer<typeof labelSetDeletedAnswerSchema>;

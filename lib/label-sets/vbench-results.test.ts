@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import { ValidationError } from "../errors";
 import { createProject } from "../projects/projects";
@@ -110,7 +111,7 @@ describe("VBench results as a label set (database)", () => {
 
   it("matches by path, then file name, then prompt and index; dry-runs, imports one annotator and deletes exactly its values", async () => {
     const file = new TextEncoder().encode(JSON.stringify(RESULTS));
-    const dry = await importVbenchResults(prisma, owner, projectId, {
+    const dry = await importVbenchResults(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
       file,
       fileName: "eval_results.json",
       name: "VBench",
@@ -134,7 +135,7 @@ describe("VBench results as a label set (database)", () => {
       ],
     ]);
 
-    const imported = await importVbenchResults(prisma, owner, projectId, {
+    const imported = await importVbenchResults(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
       file,
       fileName: "eval_results.json",
       name: "VBench",
@@ -155,7 +156,13 @@ describe("VBench results as a label set (database)", () => {
     expect(new Set(rows.map((r) => r.reviewerId))).toEqual(new Set([`labelset:${imported.labelSet!.id}`]));
     expect(rows.every((r) => r.runId === null)).toBe(true);
     expect(imported.labelSet).toMatchObject({ format: "vbench", judgments: 4 });
-    expect(await deleteLabelSet(prisma, owner, projectId, imported.labelSet!.id)).toEqual({ deletedJudgments: 4 });
+    expect(
+      await deleteLabelSet(
+        prisma,
+        await projectAccess(prisma, owner, projectId, "videos.import"),
+        imported.labelSet!.id,
+      ),
+    ).toEqual({ deletedJudgments: 4 });
     expect(await prisma.humanJudgment.count({ where: { projectId } })).toBe(0);
   });
 });

@@ -3,7 +3,7 @@
  * and a LaTeX `tabular` laid out like VBench-2.0's tables: generators as rows, dimensions (then categories and
  * the total) as columns, scores as percentages with one decimal and the best of each column in bold.
  */
-import { csvRow, type CsvValue } from "../export/csv";
+import { csvRow, type CsvValue } from "../format/csv";
 import { escapeLatex } from "../export/latex";
 import type { LeaderboardEstimate, LeaderboardResult } from "./leaderboard";
 

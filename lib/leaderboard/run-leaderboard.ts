@@ -7,10 +7,9 @@
  * the board opens on the headline metric among those some video of the run has a value of.
  */
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
-import { runNameOfRow } from "../runs/run-name";
+import { runNameOfRow } from "../run-records/run-name";
 import { catalogFor } from "../task-modules/task-catalogue";
 import { scaleBounds, type MetricDeclaration } from "../task-modules/task-declaration";
 import { requireWholeView } from "../visibility/withheld";
@@ -53,12 +52,12 @@ export function defaultLeaderboardMetric(metrics: readonly MetricDeclaration[]):
 
 export async function runLeaderboard(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess,
   runId: string,
   query: Pick<RunLeaderboardQuery, "metric" | "samples" | "seed">,
 ): Promise<RunLeaderboard> {
-  const run = await prisma.judgeRun.findUnique({
-    where: { id: runId },
+  const run = await prisma.judgeRun.findFirst({
+    where: { id: runId, projectId: access.projectId },
     select: {
       id: true,
       projectId: true,
@@ -68,10 +67,8 @@ export async function runLeaderboard(
       endpoint: { select: { name: true, model: true } },
     },
   });
+  // A run of another project is as unknown as one that does not exist.
   if (!run) throw new NotFoundError("No such run.");
-  await requireProjectAccess(prisma, actor, run.projectId, "project.view").catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
-  });
   const catalogue = await catalogFor(prisma, run.projectId);
   const task = catalogue.findTask(run.pipeline);
   if (!task)
@@ -91,7 +88,7 @@ export async function runLeaderboard(
   const runVideos = await prisma.runVideo.findMany({ where: { runId }, select: { videoId: true } });
   await requireWholeView(
     prisma,
-    actor.userId,
+    access.actor.userId,
     runVideos.map((v) => v.videoId),
     "This run's leaderboard",
   );

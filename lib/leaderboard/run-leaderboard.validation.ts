@@ -1,19 +1,5 @@
 import { z } from "zod";
-
-const blankAsMissing = (v: unknown) => (v === "" || v === null ? undefined : v);
-
-const intParam = (min: number, max: number, fallback: number, label: string) =>
-  z
-    .preprocess(
-      blankAsMissing,
-      z.coerce
-        .number()
-        .int(`${label} must be a whole number.`)
-        .min(min, `${label}: at least ${min}.`)
-        .max(max, `${label}: at most ${max}.`)
-        .optional(),
-    )
-    .transform((v) => v ?? fallback);
+import { blankAsMissing, intQueryParam } from "../validation/query-params";
 
 /**
  * `GET /api/v1/runs/{runId}/leaderboard`: the metric (one the run's task declares, checked against it; absent: the
@@ -30,8 +16,8 @@ export const runLeaderboardQuerySchema = z
         .optional(),
     ),
     format: z.enum(["json", "csv", "latex"]).default("json"),
-    samples: intParam(100, 10_000, 1000, "Samples"),
-    seed: intParam(0, 2 ** 31 - 1, 1, "Seed"),
+    samples: intQueryParam(100, 10_000, 1000, "Samples"),
+    seed: intQueryParam(0, 2 ** 31 - 1, 1, "Seed"),
     /** LaTeX only: each cell's 95% interval after its score. */
     intervals: z
       .enum(["0", "1", "true", "false"])

@@ -6,7 +6,8 @@ import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../../testkit/testing/fixtures";
 import { observed, requestIdFrom, routePattern } from "./http";
-import { logLevelFromEnv, setLogDestination } from "./logger";
+import { logLevelFromEnv } from "./logger";
+import { setLogDestination } from "../../testkit/testing/log-lines";
 
 let lines: Record<string, unknown>[] = [];
 beforeEach(() => {

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import pino, { type Logger } from "pino";
+import { processOnce } from "../config/process-slot";
 
 export type { Logger };
 
@@ -11,28 +12,17 @@ export function logLevelFromEnv(value = process.env.LOG_LEVEL): (typeof LEVELS)[
   return (LEVELS as readonly string[]).includes(level) ? (level as (typeof LEVELS)[number]) : "info";
 }
 
-const globalForLog = globalThis as unknown as {
-  frameJuryLogger?: Logger;
-  frameJuryLogContext?: AsyncLocalStorage<Logger>;
-};
-
 /**
- * The process's JSON logger (pino, one object per line on stdout). Kept on globalThis: Next.js may
- * load this module more than once, and every copy must write through the same stream.
+ * The process's JSON logger (pino, one object per line on stdout). One per process (lib/config/process-slot.ts):
+ * Next.js may load this module more than once, and every copy must write through the same stream.
  */
 export function rootLogger(): Logger {
   // Synchronous: a line is written before the process can exit or crash.
-  globalForLog.frameJuryLogger ??= createLogger(pino.destination({ dest: 1, sync: true }));
-  return globalForLog.frameJuryLogger;
+  return processOnce("logger", () => createLogger(pino.destination({ dest: 1, sync: true })));
 }
 
-/** Sends the process's log lines to `destination` from now on (tests read them from memory). */
-export function setLogDestination(destination: pino.DestinationStream, level?: string): void {
-  globalForLog.frameJuryLogger = createLogger(destination);
-  if (level) globalForLog.frameJuryLogger.level = logLevelFromEnv(level);
-}
-
-function createLogger(destination: pino.DestinationStream): Logger {
+/** A JSON logger writing to `destination` at LOG_LEVEL. */
+export function createLogger(destination: pino.DestinationStream): Logger {
   const logger = pino(
     {
       level: logLevelFromEnv(),
@@ -49,8 +39,7 @@ function createLogger(destination: pino.DestinationStream): Logger {
 }
 
 function context(): AsyncLocalStorage<Logger> {
-  globalForLog.frameJuryLogContext ??= new AsyncLocalStorage<Logger>();
-  return globalForLog.frameJuryLogContext;
+  return processOnce("logContext", () => new AsyncLocalStorage<Logger>());
 }
 
 /** The logger of the request (with its request id) or job being handled, else the root logger. */

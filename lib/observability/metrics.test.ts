@@ -3,15 +3,16 @@ import { PgBoss } from "pg-boss";
 import { GET as getMetrics } from "@/app/api/metrics/route";
 import { GET as getHealth } from "@/app/api/health/route";
 import { prisma } from "../db/prisma";
-import { createEndpoint } from "../judge/endpoints";
+import { createEndpoint } from "../judge/endpoints/endpoints";
 
-import { createRun } from "../judge/runs";
+import { createRun } from "../judge/runs/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { makeUser } from "../../testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
 import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { metricsAccess } from "./metrics";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 const TOKEN = "metrics-test-token-0123456789";
 const QUEUE = `metrics-test-${Date.now().toString(36)}`;
@@ -74,7 +75,7 @@ describe("what GET /api/metrics reports", () => {
       process.env.METRICS_TOKEN = TOKEN;
       const owner = await makeUser();
       const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 2 });
-      const endpoint = await createEndpoint(prisma, owner, projectId, {
+      const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
         name: "metered stub",
         baseUrl: stub.baseURL,
         model: "stub-vision",
@@ -94,8 +95,7 @@ describe("what GET /api/metrics reports", () => {
       const deps = testJudgeDeps();
       const run = await createRun(
         { prisma, queue: inlineJudgeQueue(deps), pipelines: builtInCatalogue().pipelines },
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "runs.manage"),
         { pipeline: "hallucination", endpointId: endpoint.id },
       );
       const calls = await prisma.llmCall.findMany({ where: { runId: run.id } });

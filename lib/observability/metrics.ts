@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 import type { PrismaClient } from "../generated/prisma/client";
+import { processOnce } from "../config/process-slot";
 
 interface Metrics {
   registry: Registry;
@@ -14,16 +15,17 @@ interface Metrics {
   llmCost: Counter<"endpoint" | "endpoint_name">;
 }
 
-const globalForMetrics = globalThis as unknown as { frameJuryMetrics?: Metrics };
-
 /**
- * The process's Prometheus registry, on globalThis so that every copy of this module Next.js loads
- * records into the same histogram. HTTP latency is measured in this process; everything about runs,
+ * The process's Prometheus registry, one per process (lib/config/process-slot.ts) so that every copy of this module
+ * Next.js loads records into the same histogram. HTTP latency is measured in this process; everything about runs,
  * calls and the queue is read from PostgreSQL at scrape time (workers are other processes), so any
  * web process answers for the whole installation.
  */
 function metrics(): Metrics {
-  if (globalForMetrics.frameJuryMetrics) return globalForMetrics.frameJuryMetrics;
+  return processOnce("metrics", createMetrics);
+}
+
+function createMetrics(): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const endpointLabels = ["endpoint", "endpoint_name"] as const;
@@ -79,7 +81,6 @@ function metrics(): Metrics {
       registers: [registry],
     }),
   };
-  globalForMetrics.frameJuryMetrics = created;
   return created;
 }
 

@@ -12,9 +12,9 @@ import { createUser } from "../auth/users";
 import { decryptSecret } from "../crypto/secret-box";
 import { databaseUrl, startEmbeddedPostgres, type EmbeddedServer } from "../db/embedded-postgres";
 import { createPrismaClient } from "../db/prisma";
-import { createEndpoint, endpointConfigForRun } from "../judge/endpoints";
+import { createEndpoint, endpointConfigForRun } from "../judge/endpoints/endpoints";
 
-import { createRun } from "../judge/runs";
+import { createRun } from "../judge/runs/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { getStorage } from "../storage/storage";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
@@ -22,6 +22,7 @@ import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { createTestDatabase } from "../../testkit/testing/test-database";
 import { tablesWithColumns } from "./backup";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 const PASSWORD = "correct horse battery";
 const work = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-backup-test-"));
@@ -115,28 +116,31 @@ describe("npm run backup and npm run restore", () => {
       // The videos' own files, as an import stores them.
       const videos = await sourcePrisma.video.findMany({ where: { id: { in: videoIds } } });
       for (const video of videos) await getStorage().put(video.storageKey, Buffer.from(`video bytes of ${video.id}`));
-      const endpoint = await createEndpoint(sourcePrisma, owner, projectId, {
-        name: "stub",
-        baseUrl: stub.baseURL,
-        model: "stub-vision",
-        apiKey: "sk-restore-test",
-        imageDetail: "low",
-        temperature: 0,
-        maxConcurrency: 4,
-        requestsPerMinute: null,
-        timeoutSeconds: 30,
-        structuredOutput: true,
-        pricePer1kInput: 0.01,
-        pricePer1kOutput: 0.01,
-      });
+      const endpoint = await createEndpoint(
+        sourcePrisma,
+        await projectAccess(sourcePrisma, owner, projectId, "endpoints.manage"),
+        {
+          name: "stub",
+          baseUrl: stub.baseURL,
+          model: "stub-vision",
+          apiKey: "sk-restore-test",
+          imageDetail: "low",
+          temperature: 0,
+          maxConcurrency: 4,
+          requestsPerMinute: null,
+          timeoutSeconds: 30,
+          structuredOutput: true,
+          pricePer1kInput: 0.01,
+          pricePer1kOutput: 0.01,
+        },
+      );
       const deps = testJudgeDeps({
         prisma: sourcePrisma,
         endpointConfig: (runId) => endpointConfigForRun(sourcePrisma, runId),
       });
       const run = await createRun(
         { prisma: sourcePrisma, queue: inlineJudgeQueue(deps), pipelines: builtInCatalogue().pipelines },
-        owner,
-        projectId,
+        await projectAccess(sourcePrisma, owner, projectId, "runs.manage"),
         { pipeline: "hallucination", endpointId: endpoint.id },
       );
       expect((await sourcePrisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("done");

@@ -7,7 +7,7 @@ import { createGunzip } from "node:zlib";
 import pg from "pg";
 import type { PrismaClient } from "../generated/prisma/client";
 import { applyMigrations, readMigrations } from "../db/migrate";
-import type { JudgeQueue } from "../judge/judge-queue";
+import type { JudgeQueue } from "../judge/workers/judge-queue";
 import {
   filesUnder,
   hashing,

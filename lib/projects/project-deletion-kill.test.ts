@@ -8,13 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createUser } from "../auth/users";
 import { createPrismaClient } from "../db/prisma";
 import type { PrismaClient } from "../generated/prisma/client";
-import { startBoss } from "../judge/queue";
+import { startBoss } from "../judge/workers/queue";
 import { getStorage } from "../storage/storage";
 import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { startOwnDatabase } from "../../testkit/testing/own-database";
 import { startWorkerProcess, waitFor, type WorkerProcess } from "../../testkit/testing/worker-process";
 import { deleteProject } from "./project-deletion";
-import { pgBossDeletionQueue } from "../deletions/deletion-queues";
+import { appDeletionQueue } from "../deletions/deletion-queues";
+import { projectAccess } from "../authz/permissions";
 
 let database: Awaited<ReturnType<typeof startOwnDatabase>>;
 let prisma: PrismaClient;
@@ -59,9 +60,8 @@ describe("a worker killed in the middle of a project deletion", () => {
     workers.push(first);
     const output = () => workers.map((w, i) => `Worker ${i + 1}:\n${w.output().slice(-3000)}`).join("\n");
     const { deletion } = await deleteProject(
-      { prisma, queue: pgBossDeletionQueue(boss, "project") },
-      owner,
-      projectId,
+      { prisma, queue: appDeletionQueue("project", boss) },
+      await projectAccess(prisma, owner, projectId, "project.delete"),
       { dryRun: false, confirmName: "Doomed" },
     );
     const progress = () => prisma.projectDeletion.findUniqueOrThrow({ where: { id: deletion!.id } });

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import { projectAccess, requireProjectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import { ConflictError, NotFoundError } from "../errors";
 import type { ObjectStorage } from "../storage/object-storage";
@@ -61,11 +61,15 @@ describe("deleting a project as a worker's job", () => {
     const keys = await storedKeys(projectId);
     expect(await present(keys)).toHaveLength(keys.length);
     const queue = recordingQueue();
-    await expect(deleteProject({ prisma, queue }, reviewer, projectId, { dryRun: true })).rejects.toThrow(/may not/);
-    const started = await deleteProject({ prisma, queue }, owner, projectId, {
-      dryRun: false,
-      confirmName: "Big project",
-    });
+    await expect(projectAccess(prisma, reviewer, projectId, "project.delete")).rejects.toThrow(/may not/);
+    const started = await deleteProject(
+      { prisma, queue },
+      await projectAccess(prisma, owner, projectId, "project.delete"),
+      {
+        dryRun: false,
+        confirmName: "Big project",
+      },
+    );
     expect(started.deletion).toMatchObject({ status: "queued", videosTotal: 7, videosDeleted: 0 });
     expect(queue.sent).toEqual([started.deletion!.id]);
     // Gone for its members (and from their lists) before a worker has touched a row.
@@ -103,7 +107,11 @@ describe("deleting a project as a worker's job", () => {
   it("gives the project back when cancelled: at once while queued, after the current batch while running", async () => {
     const { owner, reviewer, projectId } = await projectWithMembers("Keep me", 5);
     const queue = recordingQueue();
-    const first = await deleteProject({ prisma, queue }, owner, projectId, { dryRun: false, confirmName: "Keep me" });
+    const first = await deleteProject(
+      { prisma, queue },
+      await projectAccess(prisma, owner, projectId, "project.delete"),
+      { dryRun: false, confirmName: "Keep me" },
+    );
     expect(await cancelProjectDeletion(prisma, owner, first.deletion!.id)).toMatchObject({
       status: "cancelled",
       videosDeleted: 0,
@@ -115,7 +123,11 @@ describe("deleting a project as a worker's job", () => {
     });
     expect(await prisma.video.count({ where: { projectId } })).toBe(5);
 
-    const second = await deleteProject({ prisma, queue }, owner, projectId, { dryRun: false, confirmName: "Keep me" });
+    const second = await deleteProject(
+      { prisma, queue },
+      await projectAccess(prisma, owner, projectId, "project.delete"),
+      { dryRun: false, confirmName: "Keep me" },
+    );
     const keysBefore = await storedKeys(projectId);
     const ended = await executeProjectDeletion(
       {
@@ -144,10 +156,14 @@ describe("deleting a project as a worker's job", () => {
 
   it("gives back at once a running deletion whose worker stopped, and a worker that wakes up later stops there", async () => {
     const { owner, reviewer, projectId } = await projectWithMembers("Stalled", 4);
-    const started = await deleteProject({ prisma, queue: recordingQueue() }, owner, projectId, {
-      dryRun: false,
-      confirmName: "Stalled",
-    });
+    const started = await deleteProject(
+      { prisma, queue: recordingQueue() },
+      await projectAccess(prisma, owner, projectId, "project.delete"),
+      {
+        dryRun: false,
+        confirmName: "Stalled",
+      },
+    );
     const ended = await executeProjectDeletion(
       {
         prisma,
@@ -173,10 +189,14 @@ describe("deleting a project as a worker's job", () => {
   it("resumes a deletion killed between a batch's commit and its storage removal, leaving no orphan", async () => {
     const { owner, projectId } = await projectWithMembers("Killed", 4);
     const keys = await storedKeys(projectId);
-    const started = await deleteProject({ prisma, queue: recordingQueue() }, owner, projectId, {
-      dryRun: false,
-      confirmName: "Killed",
-    });
+    const started = await deleteProject(
+      { prisma, queue: recordingQueue() },
+      await projectAccess(prisma, owner, projectId, "project.delete"),
+      {
+        dryRun: false,
+        confirmName: "Killed",
+      },
+    );
     // The first attempt's process dies as it starts removing the batch's objects (after the rows' commit).
     const dying: ObjectStorage = Object.create(getStorage(), {
       delete: {

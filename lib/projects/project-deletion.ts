@@ -1,12 +1,12 @@
 import { z } from "zod";
 import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { AppError, ConflictError, NotFoundError, ValidationError } from "../errors";
 import type { Prisma, PrismaClient, ProjectRole } from "../generated/prisma/client";
 import type { ObjectStorage } from "../storage/object-storage";
 import { removeStorageGarbage } from "../storage/storage-garbage";
 import { deleteVideosInBatches } from "../videos/delete-video-rows";
-import { deletionProgressOf, type DeletionProgress, type DeletionStatus } from "../deletions/deletion-progress";
+import { deletionProgressOf, type DeletionProgress, type DeletionStatus } from "../jobs/deletion-progress";
 
 /**
  * Deleting a project with everything in it (owners; archiving is the reversible alternative), as a worker's job.
@@ -98,11 +98,10 @@ async function countProject(tx: Tx, projectId: string): Promise<ProjectDeletionC
  */
 export async function deleteProject(
   deps: { prisma: PrismaClient; queue: ProjectDeletionQueue },
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"project.delete">,
   input: z.output<typeof deleteProjectSchema>,
 ): Promise<{ dryRun: boolean; name: string; counts: ProjectDeletionCounts; deletion: ProjectDeletionState | null }> {
-  await requireProjectAccess(deps.prisma, actor, projectId, "project.delete");
+  const { actor, projectId } = access;
   const outcome = await deps.prisma.$transaction(
     async (tx) => {
       const [project] = await tx.$queryRaw<

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { crawlPages } from "../../e2e/pages";
-import { projectNav, projectNavGroups, projectNavItems } from "./project-nav";
+import { projectNavGroups } from "./project-nav";
+import { projectNav, projectNavItems } from "../../testkit/testing/project-nav-items";
 import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 
 describe("project navigation bar", () => {

@@ -22,6 +22,7 @@ export const CORE_PROJECT_NAV: readonly ProjectNavItem[] = [
   { id: "import", label: "Import", path: "/import", action: "videos.import" },
   { id: "judge", label: "Judge", path: "/judge", action: "project.view" },
   { id: "queues", label: "Review queues", path: "/queues", action: "project.view" },
+  { id: "pairs", label: "Pairs", path: "/pairs", action: "project.view" },
   { id: "agreement", label: "Agreement", path: "/agreement", action: "export.read" },
   { id: "adjudication", label: "Adjudication", path: "/adjudication", action: "gold.set" },
   { id: "calibration", label: "Calibration", path: "/calibration", action: "export.read" },
@@ -30,12 +31,16 @@ export const CORE_PROJECT_NAV: readonly ProjectNavItem[] = [
   { id: "settings", label: "Settings", path: "/settings", action: "project.view" },
 ];
 
-interface PlacedNavItem extends ProjectNavItem {
+export interface PlacedNavItem extends ProjectNavItem {
   /** The task folder whose link it is; null for the core's. */
   folderId: string | null;
 }
 
-function placedNav(catalogue: DeclarationCatalogue): PlacedNavItem[] {
+/**
+ * Every link of the bar, in order, with the task folder it belongs to: the core's, each followed by the catalogue's
+ * tasks' links placed after it (in catalogue order); a task link naming no core link goes last.
+ */
+export function placedNav(catalogue: DeclarationCatalogue): PlacedNavItem[] {
   const taskLinks = catalogue.folders.flatMap((folder) =>
     (folder.navLinks ?? []).map((link) => ({ ...link, folderId: folder.id })),
   );
@@ -51,24 +56,6 @@ function placedNav(catalogue: DeclarationCatalogue): PlacedNavItem[] {
     action,
     folderId,
   }));
-}
-
-/**
- * Every link of the bar, in order: the core's, each followed by the catalogue's tasks' links placed after it
- * (in catalogue order); a task link naming no core link goes last.
- */
-export function projectNav(catalogue: DeclarationCatalogue): ProjectNavItem[] {
-  return placedNav(catalogue).map(({ id, label, path, action }) => ({ id, label, path, action }));
-}
-
-export function projectNavItems(
-  projectId: string,
-  role: ProjectRole,
-  catalogue: DeclarationCatalogue,
-): { id: string; label: string; href: string }[] {
-  return projectNav(catalogue)
-    .filter((item) => roleCan(role, item.action))
-    .map((item) => ({ id: item.id, label: item.label, href: `/projects/${projectId}${item.path}` }));
 }
 
 export interface ProjectNavLink {

@@ -5,6 +5,7 @@ import { makeUser } from "../../testkit/testing/fixtures";
 import { insertJudgment } from "../../testkit/testing/judgments";
 import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { projectOverviewCounts, reviewCountsSentence } from "./project-overview";
+import { projectAccess } from "../authz/permissions";
 
 describe("projectOverviewCounts", () => {
   it("counts videos by status, runs, judgments, reviewers and open queues, for members only", async () => {
@@ -42,7 +43,7 @@ describe("projectOverviewCounts", () => {
       },
     });
 
-    const counts = await projectOverviewCounts(prisma, viewer, projectId);
+    const counts = await projectOverviewCounts(prisma, await projectAccess(prisma, viewer, projectId, "project.view"));
     expect(counts).toEqual({
       videos: { total: 3, byStatus: { ready: 2, pending_extraction: 1 } },
       runs: 1,
@@ -54,7 +55,7 @@ describe("projectOverviewCounts", () => {
       labelSetJudgments: 0,
       openQueues: 1,
     });
-    await expect(projectOverviewCounts(prisma, stranger, projectId)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(projectAccess(prisma, stranger, projectId, "project.view")).rejects.toBeInstanceOf(NotFoundError);
   });
 
   // Issue 38, finding 8: an imported label set's annotator is not a person, so "16 judgments by 1 reviewer" where
@@ -101,7 +102,10 @@ describe("projectOverviewCounts", () => {
     for (const column of ["a1", "a2"])
       for (const videoId of videoIds) await judge(`labelset:${double}:${column}`, videoId, "s3", double);
 
-    const onlyLabelSets = await projectOverviewCounts(prisma, owner, projectId);
+    const onlyLabelSets = await projectOverviewCounts(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+    );
     expect(onlyLabelSets).toMatchObject({
       judgments: 8,
       myJudgments: 0,
@@ -119,7 +123,7 @@ describe("projectOverviewCounts", () => {
       where: { projectId, reviewerId: reviewer.userId, videoId: videoIds[1]! },
       data: { withdrawn: true },
     });
-    const mixed = await projectOverviewCounts(prisma, reviewer, projectId);
+    const mixed = await projectOverviewCounts(prisma, await projectAccess(prisma, reviewer, projectId, "project.view"));
     expect(mixed).toMatchObject({
       judgments: 9,
       myJudgments: 1,

@@ -1,6 +1,5 @@
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 
 /**
  * The project page's counts: videos by status, runs, human judgments (all, the caller's; those people gave and
@@ -8,8 +7,8 @@ import { requireProjectAccess } from "../authz/permissions";
  * Counts only: no judge or reviewer values. A label set's annotators are reviewers to the agreement report, but
  * not people: the page counts them apart, so an imported file never reads as someone's work.
  */
-export async function projectOverviewCounts(prisma: PrismaClient, actor: Actor, projectId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+export async function projectOverviewCounts(prisma: PrismaClient, access: ProjectAccess) {
+  const { projectId, actor } = access;
   const [statusCounts, runs, judgmentsBySource, myJudgments, reviewerRows, labelSetRows, openQueues] =
     await Promise.all([
       prisma.video.groupBy({ by: ["status"], where: { projectId }, _count: { _all: true } }),

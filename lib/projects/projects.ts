@@ -1,7 +1,7 @@
 import type { z } from "zod";
 import type { PrismaClient, ProjectRole } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError } from "../errors";
 import type {
   addMemberSchema,
@@ -43,10 +43,9 @@ export async function listProjects(prisma: PrismaClient, actor: Actor): Promise<
   }));
 }
 
-export async function getProject(prisma: PrismaClient, actor: Actor, projectId: string) {
-  const role = await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId } });
-  return { ...project, role };
+export async function getProject(prisma: PrismaClient, access: ProjectAccess) {
+  const project = await prisma.project.findUniqueOrThrow({ where: { id: access.projectId } });
+  return { ...project, role: access.role };
 }
 
 export async function createProject(prisma: PrismaClient, actor: Actor, input: z.output<typeof createProjectSchema>) {
@@ -55,19 +54,21 @@ export async function createProject(prisma: PrismaClient, actor: Actor, input: z
   });
 }
 
-export async function renameProject(prisma: PrismaClient, actor: Actor, input: z.output<typeof renameProjectSchema>) {
-  await requireProjectAccess(prisma, actor, input.projectId, "project.rename");
-  return prisma.project.update({ where: { id: input.projectId }, data: { name: input.name } });
+export async function renameProject(
+  prisma: PrismaClient,
+  access: ProjectAccess<"project.rename">,
+  input: z.output<typeof renameProjectSchema>,
+) {
+  return prisma.project.update({ where: { id: access.projectId }, data: { name: input.name } });
 }
 
 /** Owners write the project's guidelines for its reviewers (Markdown; empty: none). */
 export async function setProjectGuidelines(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"project.rename">,
   input: z.output<typeof projectGuidelinesSchema>,
 ) {
-  await requireProjectAccess(prisma, actor, input.projectId, "project.rename");
-  return prisma.project.update({ where: { id: input.projectId }, data: { guidelines: input.guidelines } });
+  return prisma.project.update({ where: { id: access.projectId }, data: { guidelines: input.guidelines } });
 }
 
 /**
@@ -76,29 +77,26 @@ export async function setProjectGuidelines(
  */
 export async function setProjectSsoDefaultRole(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"members.manage">,
   input: z.output<typeof projectSsoDefaultRoleSchema>,
 ) {
-  await requireProjectAccess(prisma, actor, input.projectId, "members.manage");
-  return prisma.project.update({ where: { id: input.projectId }, data: { ssoDefaultRole: input.ssoDefaultRole } });
+  return prisma.project.update({ where: { id: access.projectId }, data: { ssoDefaultRole: input.ssoDefaultRole } });
 }
 
 export async function setProjectArchived(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"project.archive">,
   input: z.output<typeof archiveProjectSchema>,
 ) {
-  await requireProjectAccess(prisma, actor, input.projectId, "project.archive");
   return prisma.project.update({
-    where: { id: input.projectId },
+    where: { id: access.projectId },
     data: { archivedAt: input.archived ? new Date() : null },
   });
 }
 
-export async function listMembers(prisma: PrismaClient, actor: Actor, projectId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+export async function listMembers(prisma: PrismaClient, access: ProjectAccess) {
   const members = await prisma.projectMember.findMany({
-    where: { projectId },
+    where: { projectId: access.projectId },
     include: { user: { select: { id: true, email: true, name: true } } },
     orderBy: [{ role: "asc" }, { createdAt: "asc" }],
   });
@@ -111,42 +109,51 @@ export async function listMembers(prisma: PrismaClient, actor: Actor, projectId:
 }
 
 /** Adds an existing user by email, or changes their role when they are already a member. */
-export async function addMember(prisma: PrismaClient, actor: Actor, input: z.output<typeof addMemberSchema>) {
-  await requireProjectAccess(prisma, actor, input.projectId, "members.manage");
+export async function addMember(
+  prisma: PrismaClient,
+  access: ProjectAccess<"members.manage">,
+  input: z.output<typeof addMemberSchema>,
+) {
+  const projectId = access.projectId;
   const user = await prisma.user.findUnique({ where: { email: input.email }, select: { id: true } });
   if (!user) {
     throw new NotFoundError(
       `No account uses ${input.email}. A site admin creates accounts (Admin → Users, or the CLI).`,
     );
   }
-  return changeRoleGuarded(prisma, input.projectId, user.id, input.role);
+  return changeRoleGuarded(prisma, projectId, user.id, input.role);
 }
 
-export async function changeMemberRole(prisma: PrismaClient, actor: Actor, input: z.output<typeof changeRoleSchema>) {
-  await requireProjectAccess(prisma, actor, input.projectId, "members.manage");
+export async function changeMemberRole(
+  prisma: PrismaClient,
+  access: ProjectAccess<"members.manage">,
+  input: z.output<typeof changeRoleSchema>,
+) {
+  const projectId = access.projectId;
   const existing = await prisma.projectMember.findUnique({
-    where: { projectId_userId: { projectId: input.projectId, userId: input.userId } },
+    where: { projectId_userId: { projectId, userId: input.userId } },
   });
   if (!existing) throw new NotFoundError("That user is not a member of this project.");
-  return changeRoleGuarded(prisma, input.projectId, input.userId, input.role);
+  return changeRoleGuarded(prisma, projectId, input.userId, input.role);
 }
 
-export async function removeMember(prisma: PrismaClient, actor: Actor, input: z.output<typeof removeMemberSchema>) {
-  await requireProjectAccess(prisma, actor, input.projectId, "members.manage");
+export async function removeMember(
+  prisma: PrismaClient,
+  access: ProjectAccess<"members.manage">,
+  input: z.output<typeof removeMemberSchema>,
+) {
+  const projectId = access.projectId;
   await prisma.$transaction(async (tx) => {
-    await lockProjectMembers(tx, input.projectId);
+    await lockProjectMembers(tx, projectId);
     const member = await tx.projectMember.findUnique({
-      where: { projectId_userId: { projectId: input.projectId, userId: input.userId } },
+      where: { projectId_userId: { projectId, userId: input.userId } },
     });
     if (!member) throw new NotFoundError("That user is not a member of this project.");
-    if (
-      member.role === "owner" &&
-      (await tx.projectMember.count({ where: { projectId: input.projectId, role: "owner" } })) === 1
-    ) {
+    if (member.role === "owner" && (await tx.projectMember.count({ where: { projectId, role: "owner" } })) === 1) {
       throw new ConflictError("A project keeps at least one owner: make someone else owner first.");
     }
     await tx.projectMember.delete({
-      where: { projectId_userId: { projectId: input.projectId, userId: input.userId } },
+      where: { projectId_userId: { projectId, userId: input.userId } },
     });
   });
 }

@@ -8,16 +8,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ValidationError } from "../errors";
-import { createEndpoint } from "../judge/endpoints";
-import { loadTemplate } from "../judge/prompt-templates";
-import { createRun } from "../judge/runs";
-import { testEndpoint } from "../judge/endpoint-test";
+import { createEndpoint } from "../judge/endpoints/endpoints";
+import { loadTemplate } from "./prompt-templates";
+import { createRun } from "../judge/runs/runs";
+import { testEndpoint } from "../judge/endpoints/endpoint-test";
 import {
   TEMPLATE_EXAMPLES_END,
   TEMPLATE_EXAMPLES_HEADER,
   withTemplateExamples,
   type TemplateExample,
-} from "../judge/template-examples";
+} from "./template-examples";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 
 import { makeUser } from "../../testkit/testing/fixtures";
@@ -25,6 +25,8 @@ import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-dep
 import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { savePromptVersion, validateTemplateEdit } from "./prompt-versions";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
+import { accessOfEndpoint } from "../../testkit/testing/record-access";
 
 let stub: StubServer;
 let owner: Actor;
@@ -41,7 +43,7 @@ const INCONSISTENCY = "hallucination/inconsistency";
 
 async function setup(videoCount: number, model = "stub-vision") {
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount, keyFrames: 1 });
-  const endpoint = await createEndpoint(prisma, owner, projectId, {
+  const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
     name: "stub",
     baseUrl: stub.baseURL,
     model,
@@ -77,13 +79,17 @@ async function exampleOf(videoId: string, label: number): Promise<TemplateExampl
   };
 }
 
-const run = (projectId: string, endpointId: string, videoIds: string[], versionId: string) =>
-  createRun({ prisma, queue, pipelines: builtInCatalogue().pipelines }, owner, projectId, {
-    pipeline: "hallucination",
-    endpointId,
-    videoIds,
-    promptVersions: { [INCONSISTENCY]: versionId },
-  });
+const run = async (projectId: string, endpointId: string, videoIds: string[], versionId: string) =>
+  createRun(
+    { prisma, queue, pipelines: builtInCatalogue().pipelines },
+    await projectAccess(prisma, owner, projectId, "runs.manage"),
+    {
+      pipeline: "hallucination",
+      endpointId,
+      videoIds,
+      promptVersions: { [INCONSISTENCY]: versionId },
+    },
+  );
 const stepOf = (runId: string, videoId: string) =>
   prisma.stepResult.findFirstOrThrow({ where: { runId, videoId, stepId: "inconsistency" }, include: { calls: true } });
 const blockOf = (text: string) =>
@@ -98,7 +104,7 @@ describe("a prompt version's few-shot examples", () => {
     const [a, b, c] = videoIds as [string, string, string];
     const examples = [await exampleOf(a, 2), await exampleOf(b, 8)];
     const text = withTemplateExamples(loadTemplate(INCONSISTENCY).raw, examples);
-    const version = await savePromptVersion(prisma, owner, projectId, {
+    const version = await savePromptVersion(prisma, await projectAccess(prisma, owner, projectId, "prompts.manage"), {
       templateId: INCONSISTENCY,
       text,
       note: "examples",
@@ -164,11 +170,11 @@ describe("a prompt version's few-shot examples", () => {
     const { projectId, endpointId, videoIds } = await setup(2);
     const [a, b] = videoIds as [string, string];
     const shipped = loadTemplate(INCONSISTENCY).raw;
-    const one = await savePromptVersion(prisma, owner, projectId, {
+    const one = await savePromptVersion(prisma, await projectAccess(prisma, owner, projectId, "prompts.manage"), {
       templateId: INCONSISTENCY,
       text: withTemplateExamples(shipped, [await exampleOf(a, 2)]),
     });
-    const other = await savePromptVersion(prisma, owner, projectId, {
+    const other = await savePromptVersion(prisma, await projectAccess(prisma, owner, projectId, "prompts.manage"), {
       templateId: INCONSISTENCY,
       text: withTemplateExamples(shipped, [await exampleOf(a, 9)]),
     });
@@ -186,9 +192,11 @@ describe("a prompt version's few-shot examples", () => {
 
   it("count as images: past the endpoint's image limit, the video's and the examples' frames are tiled into one, in order", async () => {
     const { projectId, endpointId, videoIds } = await setup(2, "stub-images-per-request-1");
-    expect((await testEndpoint(prisma, owner, endpointId)).capabilities).toMatchObject({ maxImages: 1 });
+    expect(
+      (await testEndpoint(prisma, await accessOfEndpoint(prisma, owner, endpointId), endpointId)).capabilities,
+    ).toMatchObject({ maxImages: 1 });
     const [a, b] = videoIds as [string, string];
-    const version = await savePromptVersion(prisma, owner, projectId, {
+    const version = await savePromptVersion(prisma, await projectAccess(prisma, owner, projectId, "prompts.manage"), {
       templateId: INCONSISTENCY,
       text: withTemplateExamples(loadTemplate(INCONSISTENCY).raw, [await exampleOf(a, 2)]),
     });
@@ -210,7 +218,7 @@ describe("a prompt version's few-shot examples", () => {
     const { projectId, endpointId, videoIds } = await setup(2);
     const [a, b] = videoIds as [string, string];
     const example = await exampleOf(a, 2);
-    const version = await savePromptVersion(prisma, owner, projectId, {
+    const version = await savePromptVersion(prisma, await projectAccess(prisma, owner, projectId, "prompts.manage"), {
       templateId: INCONSISTENCY,
       text: withTemplateExamples(loadTemplate(INCONSISTENCY).raw, [example]),
     });

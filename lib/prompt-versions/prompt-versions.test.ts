@@ -3,17 +3,19 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
-import { createEndpoint } from "../judge/endpoints";
+import { createEndpoint } from "../judge/endpoints/endpoints";
 
-import { loadTemplate } from "../judge/prompt-templates";
-import { createRun, getRunStatus } from "../judge/runs";
+import { loadTemplate } from "./prompt-templates";
+import { createRun, getRunStatus } from "../judge/runs/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { addMember } from "../projects/projects";
 import { makeUser } from "../../testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
 import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
-import { pipelinePromptVersions, pipelineTemplateIds, savePromptVersion } from "./prompt-versions";
+import { pipelinePromptVersions, pipelineTemplateIds, runPromptVersions, savePromptVersion } from "./prompt-versions";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
+import { accessOfRun } from "../../testkit/testing/record-access";
 
 let stub: StubServer;
 let owner: Actor;
@@ -34,7 +36,7 @@ const editedInconsistency = (sentence = "Be strict: any object the prompt names 
 
 async function setup(videoCount = 1) {
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount, keyFrames: 1 });
-  const endpoint = await createEndpoint(prisma, owner, projectId, {
+  const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
     name: "stub",
     baseUrl: stub.baseURL,
     model: "stub-vision",
@@ -51,12 +53,16 @@ async function setup(videoCount = 1) {
   return { projectId, videoIds, endpointId: endpoint.id };
 }
 
-const run = (projectId: string, endpointId: string, promptVersions?: Record<string, string>) =>
-  createRun({ prisma, queue, pipelines: builtInCatalogue().pipelines }, owner, projectId, {
-    pipeline: "hallucination",
-    endpointId,
-    ...(promptVersions ? { promptVersions } : {}),
-  });
+const run = async (projectId: string, endpointId: string, promptVersions?: Record<string, string>) =>
+  createRun(
+    { prisma, queue, pipelines: builtInCatalogue().pipelines },
+    await projectAccess(prisma, owner, projectId, "runs.manage"),
+    {
+      pipeline: "hallucination",
+      endpointId,
+      ...(promptVersions ? { promptVersions } : {}),
+    },
+  );
 const inconsistencyStep = (runId: string) =>
   prisma.stepResult.findFirstOrThrow({ where: { runId, stepId: "inconsistency" }, include: { calls: true } });
 
@@ -77,22 +83,29 @@ describe("prompt versions", () => {
   it("saves an edit with the SHA-256 of its text, once per text, and lists it beside the shipped template", async () => {
     const { projectId } = await setup();
     const text = editedInconsistency();
-    const saved = await savePromptVersion(prisma, owner, projectId, {
+    const saved = await savePromptVersion(prisma, await projectAccess(prisma, owner, projectId, "prompts.manage"), {
       templateId: INCONSISTENCY,
       text,
       note: "stricter",
     });
     expect(saved).toMatchObject({ templateId: INCONSISTENCY, hash: sha256(text), note: "stricter", created: true });
     expect(saved.hash).not.toBe(loadTemplate(INCONSISTENCY).hash);
-    const again = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text });
+    const again = await savePromptVersion(prisma, await projectAccess(prisma, owner, projectId, "prompts.manage"), {
+      templateId: INCONSISTENCY,
+      text,
+    });
     expect(again).toMatchObject({ id: saved.id, created: false });
-    const other = await savePromptVersion(prisma, owner, projectId, {
+    const other = await savePromptVersion(prisma, await projectAccess(prisma, owner, projectId, "prompts.manage"), {
       templateId: INCONSISTENCY,
       text: editedInconsistency("Another sentence."),
     });
     expect(other.id).not.toBe(saved.id);
 
-    const listed = await pipelinePromptVersions(prisma, owner, projectId, builtInCatalogue().pipelines.hallucination!);
+    const listed = await pipelinePromptVersions(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      builtInCatalogue().pipelines.hallucination!,
+    );
     const inconsistency = listed.find((t) => t.templateId === INCONSISTENCY)!;
     expect(inconsistency.shipped.hash).toBe(loadTemplate(INCONSISTENCY).hash);
     expect(inconsistency.versions.map((v) => v.id)).toEqual([other.id, saved.id]);
@@ -103,7 +116,8 @@ describe("prompt versions", () => {
   it("refuses templates that lack or add a placeholder, name another template, do not parse, or are the shipped text", async () => {
     const { projectId } = await setup();
     const shipped = loadTemplate(INCONSISTENCY).raw;
-    const save = (text: string) => savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text });
+    const access = await projectAccess(prisma, owner, projectId, "prompts.manage");
+    const save = (text: string) => savePromptVersion(prisma, access, { templateId: INCONSISTENCY, text });
     const withoutGenerated = shipped
       .replace("inputs: [original_prompt, generated_prompt]", "inputs: [original_prompt]")
       .replaceAll("{{generated_prompt}}", "the AI's description");
@@ -122,7 +136,10 @@ describe("prompt versions", () => {
     );
     await expect(save(shipped)).rejects.toThrow(/shipped text/);
     await expect(
-      savePromptVersion(prisma, owner, projectId, { templateId: "hallucination/nope", text: shipped }),
+      savePromptVersion(prisma, await projectAccess(prisma, owner, projectId, "prompts.manage"), {
+        templateId: "hallucination/nope",
+        text: shipped,
+      }),
     ).rejects.toBeInstanceOf(NotFoundError);
     expect(await prisma.promptVersion.count({ where: { projectId } })).toBe(0);
   });
@@ -131,23 +148,30 @@ describe("prompt versions", () => {
     const { projectId } = await setup();
     const reviewer = await makeUser();
     const viewer = await makeUser();
-    await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
-    await addMember(prisma, owner, { projectId, email: viewer.email, role: "viewer" });
+    await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+      projectId,
+      email: reviewer.email,
+      role: "reviewer",
+    });
+    await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+      projectId,
+      email: viewer.email,
+      role: "viewer",
+    });
     for (const member of [reviewer, viewer]) {
-      await expect(
-        savePromptVersion(prisma, member, projectId, { templateId: INCONSISTENCY, text: editedInconsistency() }),
-      ).rejects.toBeInstanceOf(ForbiddenError);
+      await expect(projectAccess(prisma, member, projectId, "prompts.manage")).rejects.toBeInstanceOf(ForbiddenError);
     }
     const stranger = await makeUser();
-    await expect(
-      savePromptVersion(prisma, stranger, projectId, { templateId: INCONSISTENCY, text: editedInconsistency() }),
-    ).rejects.toBeInstanceOf(NotFoundError);
+    await expect(projectAccess(prisma, stranger, projectId, "prompts.manage")).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it("never changes a saved version: an UPDATE leaves the row as it was", async () => {
     const { projectId } = await setup();
     const text = editedInconsistency();
-    const saved = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text });
+    const saved = await savePromptVersion(prisma, await projectAccess(prisma, owner, projectId, "prompts.manage"), {
+      templateId: INCONSISTENCY,
+      text,
+    });
     await prisma.$executeRaw`UPDATE prompt_version SET text = 'changed', hash = 'changed', note = 'changed' WHERE id = ${saved.id}`;
     await prisma.promptVersion.updateMany({ where: { id: saved.id }, data: { text: "changed again" } });
     const row = await prisma.promptVersion.findUniqueOrThrow({ where: { id: saved.id } });
@@ -158,11 +182,14 @@ describe("prompt versions", () => {
     const { projectId, endpointId } = await setup();
     const shippedHash = loadTemplate(INCONSISTENCY).hash;
     const text = editedInconsistency();
-    const version = await savePromptVersion(prisma, owner, projectId, { templateId: INCONSISTENCY, text });
+    const version = await savePromptVersion(prisma, await projectAccess(prisma, owner, projectId, "prompts.manage"), {
+      templateId: INCONSISTENCY,
+      text,
+    });
 
     const shipped = await run(projectId, endpointId);
     const callsPerVideo = stub.requests.length;
-    expect((await getRunStatus(prisma, owner, shipped.id)).steps).toMatchObject({
+    expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, shipped.id), shipped.id)).steps).toMatchObject({
       done: 6,
       failed: 0,
       parse_failed: 0,
@@ -183,6 +210,14 @@ describe("prompt versions", () => {
     expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: edited.id } })).promptVersionIds).toEqual({
       [INCONSISTENCY]: version.id,
     });
+    expect(
+      await runPromptVersions(prisma, await projectAccess(prisma, owner, projectId, "project.view"), edited.id),
+    ).toEqual([expect.objectContaining({ id: version.id, templateId: INCONSISTENCY, hash: version.hash })]);
+    // A run is read within the access's project: through an access to another project it does not exist.
+    const elsewhere = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
+    await expect(
+      runPromptVersions(prisma, await projectAccess(prisma, owner, elsewhere.projectId, "project.view"), edited.id),
+    ).rejects.toThrow("No such run.");
 
     // Back to the shipped template, and again the edit: every answer is in the cache by now.
     stub.reset();
@@ -191,7 +226,7 @@ describe("prompt versions", () => {
     expect(stub.requests).toHaveLength(0);
     expect((await inconsistencyStep(back.id)).templateHash).toBe(shippedHash);
     expect((await inconsistencyStep(again.id)).templateHash).toBe(version.hash);
-    expect((await getRunStatus(prisma, owner, again.id)).calls).toMatchObject({
+    expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, again.id), again.id)).calls).toMatchObject({
       total: callsPerVideo,
       cached: callsPerVideo,
     });
@@ -199,7 +234,7 @@ describe("prompt versions", () => {
 
   it("refuses a run with another template's or another project's version", async () => {
     const { projectId, endpointId } = await setup();
-    const version = await savePromptVersion(prisma, owner, projectId, {
+    const version = await savePromptVersion(prisma, await projectAccess(prisma, owner, projectId, "prompts.manage"), {
       templateId: INCONSISTENCY,
       text: editedInconsistency(),
     });

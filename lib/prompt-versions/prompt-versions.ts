@@ -1,8 +1,7 @@
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
-import type { PipelineDefinition } from "../judge/engine/pipeline";
+import type { PipelineDefinition } from "../task-modules/pipeline-types";
 import {
   listTemplateIds,
   loadTemplate,
@@ -10,7 +9,7 @@ import {
   TemplateError,
   templateHash,
   type PromptTemplate,
-} from "../judge/prompt-templates";
+} from "./prompt-templates";
 import { savePromptVersionSchema, type SavePromptVersionInput } from "./prompt-versions.validation";
 
 /**
@@ -35,7 +34,7 @@ export function pipelineTemplateIds(pipeline: PipelineDefinition, options: { pro
  * Checks an edited template before it is saved: it parses, names the template it edits, and takes
  * exactly the placeholders the shipped template takes (the pipeline fills those and no others; a
  * missing or an extra one would fail every step at render time). Its few-shot `examples:` line, if any, parses
- * (lib/judge/template-examples.ts); a malformed entry is a ValidationError naming the entry and field.
+ * (lib/prompt-versions/template-examples.ts); a malformed entry is a ValidationError naming the entry and field.
  */
 export function validateTemplateEdit(shipped: PromptTemplate, text: string): PromptTemplate {
   let edited: PromptTemplate;
@@ -76,11 +75,10 @@ const versionSelect = {
 /** Owners save an edit of a shipped template; saving the same text again answers the version it already has. */
 export async function savePromptVersion(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"prompts.manage">,
   raw: SavePromptVersionInput,
 ) {
-  await requireProjectAccess(prisma, actor, projectId, "prompts.manage");
+  const { actor, projectId } = access;
   const input = savePromptVersionSchema.parse(raw);
   const shipped = shippedTemplate(input.templateId);
   validateTemplateEdit(shipped, input.text);
@@ -105,11 +103,10 @@ export async function savePromptVersion(
 /** A project's templates for a pipeline: each shipped template with its hash and the project's versions of it, newest first. */
 export async function pipelinePromptVersions(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   pipeline: PipelineDefinition,
 ) {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const { projectId } = access;
   const ids = pipelineTemplateIds(pipeline);
   const versions = await prisma.promptVersion.findMany({
     where: { projectId, templateId: { in: ids } },
@@ -165,15 +162,12 @@ export async function resolveRunPromptVersions(
 }
 
 /** The prompt versions a run rendered (template id, version id, hash, note); an empty list: every template was the shipped one. */
-export async function runPromptVersions(prisma: PrismaClient, actor: Actor, runId: string) {
-  const run = await prisma.judgeRun.findUnique({
-    where: { id: runId },
-    select: { projectId: true, promptVersionIds: true },
+export async function runPromptVersions(prisma: PrismaClient, access: ProjectAccess, runId: string) {
+  const run = await prisma.judgeRun.findFirst({
+    where: { id: runId, projectId: access.projectId },
+    select: { promptVersionIds: true },
   });
   if (!run) throw new NotFoundError("No such run.");
-  await requireProjectAccess(prisma, actor, run.projectId, "project.view").catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
-  });
   const ids = Object.values((run.promptVersionIds ?? {}) as Record<string, string>);
   if (ids.length === 0) return [];
   const rows = await prisma.promptVersion.findMany({

@@ -9,13 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { projectAgreement } from "../agreement/load";
 import { agreementQuerySchema } from "../agreement/report-filter";
+import { queueAccess } from "@/testkit/testing/queue-access";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import { ValidationError } from "../errors";
 import { importModelOutputs, importReferenceSet } from "../tasks/captions/caption-set-import";
-import { createEndpoint } from "../judge/endpoints";
-import { createRunSchema } from "../judge/endpoints.validation";
+import { createEndpoint } from "../judge/endpoints/endpoints";
+import { createRunSchema } from "../judge/runs/run-input.validation";
 
-import { createRun } from "../judge/runs";
+import { createRun } from "../judge/runs/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { reviewScore, videoReviews } from "../reviews/reviews";
 import { jsonlBytes } from "../../testkit/testing/item-files";
@@ -45,7 +47,7 @@ beforeAll(async () => {
   ({ projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 8 }));
   for (const who of [ann, bob])
     await prisma.projectMember.create({ data: { projectId, userId: who.userId, role: "reviewer" } });
-  const endpoint = await createEndpoint(prisma, owner, projectId, {
+  const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
     name: "stub",
     baseUrl: stub.baseURL,
     model: "stub-vision",
@@ -61,15 +63,13 @@ beforeAll(async () => {
   });
   const reference = await importReferenceSet(
     prisma,
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
     file("ref.jsonl", jsonlBytes(...smallReferenceSet())),
   );
   const setId = reference.set.id!;
   await importModelOutputs(
     prisma,
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
     setId,
     file(
       "alpha.jsonl",
@@ -88,8 +88,7 @@ beforeAll(async () => {
   );
   await importModelOutputs(
     prisma,
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
     setId,
     file(
       "beta.jsonl",
@@ -104,8 +103,7 @@ beforeAll(async () => {
   styleRun = (
     await createRun(
       deps,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({
         pipeline: "caption_style",
         endpointId: endpoint.id,
@@ -116,8 +114,7 @@ beforeAll(async () => {
   contentRun = (
     await createRun(
       deps,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({
         pipeline: "caption_content",
         endpointId: endpoint.id,
@@ -133,14 +130,14 @@ const captionOf = (model: string, type: string) =>
 
 describe("queues over captions", () => {
   it("makes one item per judged caption, filtered by model and type, and refuses the video queue types for a caption run", async () => {
-    const all = await createQueue(prisma, owner, projectId, {
+    const all = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "all styles",
       runId: styleRun,
       scope: "captions",
       filter: {},
     });
     expect(all.itemCount).toBe(4); // alpha brief, detail, poem; beta brief (the action captions are not style-judged)
-    const alpha = await createQueue(prisma, owner, projectId, {
+    const alpha = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "alpha",
       runId: styleRun,
       scope: "captions",
@@ -150,10 +147,15 @@ describe("queues over captions", () => {
     const items = await prisma.reviewQueueItem.findMany({ where: { queueId: alpha.id } });
     expect(items.map((i) => i.itemId)).toEqual([(await captionOf("alpha", "brief")).id]);
     await expect(
-      createQueue(prisma, owner, projectId, { name: "x", runId: styleRun, scope: "verdict", filter: {} }),
+      createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
+        name: "x",
+        runId: styleRun,
+        scope: "verdict",
+        filter: {},
+      }),
     ).rejects.toBeInstanceOf(ValidationError);
     await expect(
-      createQueue(prisma, owner, projectId, {
+      createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
         name: "x",
         runId: styleRun,
         scope: "captions",
@@ -164,7 +166,7 @@ describe("queues over captions", () => {
   });
 
   it("shows the caption and its reviewable style score; blind until submitted; the judgment belongs to the caption", async () => {
-    const queue = await createQueue(prisma, owner, projectId, {
+    const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "blind alpha brief",
       runId: styleRun,
       scope: "captions",
@@ -172,8 +174,13 @@ describe("queues over captions", () => {
       filter: {},
       blind: true,
     });
-    const { itemId } = await nextItem(prisma, ann, queue.id);
-    const item = await getQueueItem(prisma, ann, queue.id, itemId!);
+    const { itemId } = await nextItem(prisma, await queueAccess(prisma, ann, queue.id, "scores.review"), queue.id);
+    const item = await getQueueItem(
+      prisma,
+      await queueAccess(prisma, ann, queue.id, "scores.review"),
+      queue.id,
+      itemId!,
+    );
     expect(item.caption).toMatchObject({
       model: "alpha",
       captionType: "brief",
@@ -185,12 +192,19 @@ describe("queues over captions", () => {
     expect(item.blind).toBe(true);
     expect(item.targets[0]).not.toHaveProperty("judge");
     // The caption's scores are withheld on the video's reviews too while blind.
-    expect((await videoReviews(prisma, ann, item.video.id)).blind).toBe(true);
+    expect(
+      (await videoReviews(prisma, await projectAccess(prisma, ann, projectId, "project.view"), item.video.id)).blind,
+    ).toBe(true);
 
-    await submitItem(prisma, ann, queue.id, itemId!, {
+    await submitItem(prisma, await queueAccess(prisma, ann, queue.id, "scores.review"), queue.id, itemId!, {
       judgments: [{ target: item.targets[0]!.key, value: 2, note: "too short, but accurate" }],
     });
-    const after = await getQueueItem(prisma, ann, queue.id, itemId!);
+    const after = await getQueueItem(
+      prisma,
+      await queueAccess(prisma, ann, queue.id, "scores.review"),
+      queue.id,
+      itemId!,
+    );
     expect(after.targets[0]).toMatchObject({
       judge: 1,
       mine: { value: 2, note: "too short, but accurate", version: 1 },
@@ -207,24 +221,31 @@ describe("queues over captions", () => {
   });
 
   it("labels each key point of a content caption with its text and saves 0/1 values", async () => {
-    const queue = await createQueue(prisma, owner, projectId, {
+    const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "beta content",
       runId: contentRun,
       scope: "captions",
       captions: { model: "beta" },
       filter: {},
     });
-    const { itemId } = await nextItem(prisma, bob, queue.id);
-    const item = await getQueueItem(prisma, bob, queue.id, itemId!);
+    const { itemId } = await nextItem(prisma, await queueAccess(prisma, bob, queue.id, "scores.review"), queue.id);
+    const item = await getQueueItem(
+      prisma,
+      await queueAccess(prisma, bob, queue.id, "scores.review"),
+      queue.id,
+      itemId!,
+    );
     expect(item.targets.map((t) => [t.category, t.label, t.judge])).toEqual([
       ["kp:1", "Key point 1: the ball rolls down the ramp", 1],
       ["kp:2", "Key point 2: the ball stops on the floor", 1],
       ["kp:3", "Key point 3: a hand pushes the ball", 1],
     ]);
     await expect(
-      submitItem(prisma, bob, queue.id, itemId!, { judgments: item.targets.map((t) => ({ target: t.key, value: 2 })) }),
+      submitItem(prisma, await queueAccess(prisma, bob, queue.id, "scores.review"), queue.id, itemId!, {
+        judgments: item.targets.map((t) => ({ target: t.key, value: 2 })),
+      }),
     ).rejects.toThrow(/hit|missed|one of/);
-    await submitItem(prisma, bob, queue.id, itemId!, {
+    await submitItem(prisma, await queueAccess(prisma, bob, queue.id, "scores.review"), queue.id, itemId!, {
       judgments: item.targets.map((t, i) => ({ target: t.key, value: i === 2 ? 0 : 1 })),
     });
     const judgments = await prisma.humanJudgment.findMany({
@@ -251,12 +272,13 @@ describe("agreement on captions", () => {
     for (const score of styleScores) {
       const caption = byItem.get(score.itemId)!;
       if (caption.model === "alpha" && caption.group === "brief") continue; // ann judged it in the queue
-      await reviewScore(prisma, ann, score.id, { value: caption.model === "beta" ? 3 : 1 });
+      await reviewScore(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), score.id, {
+        value: caption.model === "beta" ? 3 : 1,
+      });
     }
     const report = await projectAgreement(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       agreementQuerySchema(builtInCatalogue()).parse({ runId: styleRun }),
     );
     expect(report.summary).toMatchObject({ reviewedItems: 4, judgments: 4 });
@@ -272,8 +294,7 @@ describe("agreement on captions", () => {
     ]);
     const content = await projectAgreement(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       agreementQuerySchema(builtInCatalogue()).parse({ runId: contentRun }),
     );
     // Bob's three key points of beta's action caption: judge hit all three, Bob says the third missed.

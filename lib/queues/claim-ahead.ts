@@ -1,8 +1,8 @@
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
+import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import { claimFreeItem } from "./next-item";
-import { liveSince, queueForActor } from "./queue-access";
+import { liveSince, queueInProject } from "./queue-access";
 
 /**
  * Unsubmitted live claims a reviewer may hold in one queue: the item on screen, the two claimed ahead of it (the
@@ -21,11 +21,12 @@ export const MAX_OPEN_CLAIMS = 4;
  */
 export async function claimAhead(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"scores.review">,
   queueId: string,
   currentItemId: string,
 ): Promise<{ itemId: string | null }> {
-  const queue = await queueForActor(prisma, actor, queueId, "scores.review");
+  const { actor } = access;
+  const queue = await queueInProject(prisma, access, queueId);
   if (queue.archivedAt) throw new ValidationError("This queue is archived.");
   const me = actor.userId;
   return prisma.$transaction(

@@ -1,6 +1,6 @@
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import { someNamed } from "../format/some-named";
 import { matchingVideoIds, resolveFilterRun } from "../videos/video-filter-sql";
@@ -127,12 +127,11 @@ function queueTypeFittingRun(
  */
 export async function createQueue(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"queues.manage">,
   raw: CreateQueueInput,
   given?: TaskCatalogue,
 ) {
-  await requireProjectAccess(prisma, actor, projectId, "queues.manage");
+  const { actor, projectId } = access;
   const catalogue = await catalogueOf(prisma, projectId, given);
   const input = createQueueSchema(catalogue).parse(raw);
   if (input.scope === "verdict" && input.categories.length > 0)

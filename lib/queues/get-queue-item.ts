@@ -1,6 +1,6 @@
-import type { Frame, PrismaClient, Video } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { readRunMetrics } from "../judge/run-metrics";
+import type { Frame, PrismaClient, ReviewQueue, Video } from "../generated/prisma/client";
+import type { ProjectAccess } from "../authz/permissions";
+import { readRunMetrics } from "../run-records/run-metrics";
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { judgmentKey, presenceTarget } from "../reviews/judgment-key";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
@@ -20,15 +20,16 @@ import type { QueueMode, QueueType } from "./queues.validation";
  */
 export async function getQueueItem(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"scores.review">,
   queueId: string,
   itemId: string,
   given?: TaskCatalogue,
 ) {
-  const { queue, item, assignment } = await assignedItem(prisma, actor, queueId, itemId);
+  const { actor } = access;
+  const { queue, item, assignment } = await assignedItem(prisma, access, queueId, itemId);
   const catalogue = await catalogueOf(prisma, queue.projectId, given);
   // Independent reads run together: a "scores" item's targets, history and progress do not wait on each other
-  // (profiled: the item is read while the reviewer works on the one before, so its latency is the chain of reads).
+  // (the item is read while the reviewer works on the one before, so its latency is the chain of reads).
   const taskPromise = taskOfRun(prisma, queue.runId, catalogue);
   const [blindIds, video, runVideo, targets, subjects, history, complete, task, project] = await Promise.all([
     blindVideoIdsFor(prisma, actor.userId, [item.videoId]),
@@ -49,32 +50,8 @@ export async function getQueueItem(
   const presence = presenceCategories(task, queue);
   const presenceKeys = new Map(presence.map((c) => [c.id, judgmentKey(presenceTarget(task.id, item.videoId, c.id))]));
   const [frameSet, own, judgeMetrics] = await Promise.all([
-    runVideo
-      ? prisma.frameSet.findUnique({
-          where: { id: runVideo.frameSetId },
-          include: { frames: { orderBy: { index: "asc" } } },
-        })
-      : prisma.frameSet.findFirst({
-          where: { videoId: item.videoId },
-          orderBy: { createdAt: "desc" },
-          include: { frames: { orderBy: { index: "asc" } } },
-        }),
-    prisma.humanJudgment.findMany({
-      where: {
-        reviewerId: actor.userId,
-        withdrawn: false,
-        targetKey: { in: [...targets.map((t) => t.judgmentKey), ...presenceKeys.values()] },
-      },
-      select: {
-        targetKey: true,
-        value: true,
-        note: true,
-        reason: true,
-        acceptedJudge: true,
-        version: true,
-        updatedAt: true,
-      },
-    }),
+    itemFrameSet(prisma, runVideo, item.videoId),
+    ownJudgments(prisma, actor.userId, [...targets.map((t) => t.judgmentKey), ...presenceKeys.values()]),
     runVideo
       ? readRunMetrics(prisma, queue.runId, [item.videoId]).then((m) => m.get(item.videoId) ?? {})
       : Promise.resolve({} as Record<string, number>),
@@ -91,18 +68,7 @@ export async function getQueueItem(
   const summary = (runVideo?.summary ?? null) as Record<string, unknown> | null;
 
   const payload = {
-    queue: {
-      id: queue.id,
-      projectId: queue.projectId,
-      name: queue.name,
-      runId: queue.runId,
-      scope: queue.scope as QueueType,
-      mode: queue.mode as QueueMode,
-      blind: queue.blind,
-      localize: queue.localize,
-      reviewersPerItem: queue.reviewersPerItem,
-      itemCount: queue.itemCount,
-    },
+    queue: queueView(queue),
     item: { id: item.id, position: item.position },
     /** What the project's and the queue's owners ask of reviewers (Markdown; empty: none). */
     guidelines: { project: project.guidelines, queue: queue.guidelines },
@@ -143,6 +109,52 @@ export async function getQueueItem(
   };
   // The item queue types' subjects are keyed by their scopes (`caption`, `answer`, ...): read them as the scope's own type.
   return payload as typeof payload & Record<string, unknown>;
+}
+
+/** The frame set the item is shown with: the run's for the video, else the video's latest. */
+function itemFrameSet(prisma: PrismaClient, runVideo: { frameSetId: string } | null, videoId: string) {
+  return runVideo
+    ? prisma.frameSet.findUnique({
+        where: { id: runVideo.frameSetId },
+        include: { frames: { orderBy: { index: "asc" } } },
+      })
+    : prisma.frameSet.findFirst({
+        where: { videoId },
+        orderBy: { createdAt: "desc" },
+        include: { frames: { orderBy: { index: "asc" } } },
+      });
+}
+
+/** The reviewer's own current judgments of the given targets. */
+function ownJudgments(prisma: PrismaClient, reviewerId: string, targetKeys: string[]): Promise<OwnJudgment[]> {
+  return prisma.humanJudgment.findMany({
+    where: { reviewerId, withdrawn: false, targetKey: { in: targetKeys } },
+    select: {
+      targetKey: true,
+      value: true,
+      note: true,
+      reason: true,
+      acceptedJudge: true,
+      version: true,
+      updatedAt: true,
+    },
+  });
+}
+
+/** The queue as the review screen needs it. */
+function queueView(queue: ReviewQueue) {
+  return {
+    id: queue.id,
+    projectId: queue.projectId,
+    name: queue.name,
+    runId: queue.runId,
+    scope: queue.scope as QueueType,
+    mode: queue.mode as QueueMode,
+    blind: queue.blind,
+    localize: queue.localize,
+    reviewersPerItem: queue.reviewersPerItem,
+    itemCount: queue.itemCount,
+  };
 }
 
 type OwnJudgment = {

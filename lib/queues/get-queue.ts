@@ -1,12 +1,13 @@
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { queueForActor } from "./queue-access";
+import type { ProjectAccess } from "../authz/permissions";
+import { queueInProject } from "./queue-access";
 import { assigneesOf } from "./queue-states";
 import { assignmentOf, progressOf, queueJson } from "./queue-json";
 
 /** One queue with its progress and the caller's own counts. */
-export async function getQueue(prisma: PrismaClient, actor: Actor, queueId: string) {
-  const queue = await queueForActor(prisma, actor, queueId, "project.view");
+export async function getQueue(prisma: PrismaClient, access: ProjectAccess, queueId: string) {
+  const { actor } = access;
+  const queue = await queueInProject(prisma, access, queueId);
   const [progress, assignees] = await Promise.all([
     progressOf(prisma, [queue]).then((p) => p.get(queue.id)!),
     assigneesOf(prisma, [queue]).then((a) => a.get(queue.id)!),

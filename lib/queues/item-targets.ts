@@ -1,5 +1,5 @@
 import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
-import { readRunMetrics } from "../judge/run-metrics";
+import { readRunMetrics } from "../run-records/run-metrics";
 import { catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
 import {
   judgePresence,
@@ -55,32 +55,53 @@ export async function itemTargets(
       itemId,
       (await itemScope.indexedTexts?.(prisma, itemId)) ?? [],
     );
-  if (queue.scope === "verdict") {
-    const key = (metric: string) => judgmentKey(metricTarget(task.id, videoId, "", metric));
-    const judge = (await readRunMetrics(prisma, queue.runId, [videoId])).get(videoId) ?? {};
-    const verdictId = task.verdict?.metricId;
-    const reviewed = task.metrics
-      .filter((m) => m.reviewed)
-      .sort((a, b) => Number(b.id === verdictId) - Number(a.id === verdictId));
-    return reviewed.map((m) => {
-      const required = m.id === verdictId;
-      const { min, max } = scaleBounds(m.scale);
-      return {
-        key: m.id,
-        kind: m.id,
-        label: required ? `${m.label} verdict` : `${m.label} score (optional)`,
-        required,
-        min,
-        max,
-        category: null,
-        stepId: null,
-        scopeIndex: null,
-        judgeValue: judge[m.id] ?? null,
-        declaration: m,
-        judgmentKey: key(m.id),
-      };
-    });
-  }
+  if (queue.scope === "verdict") return verdictTargets(prisma, queue, task, videoId);
+  return scoreTargets(prisma, queue, task, videoId);
+}
+
+/** A verdict queue's targets: the task's reviewed metrics, its verdict first and required, the rest optional. */
+async function verdictTargets(
+  prisma: PrismaClient,
+  queue: ReviewQueue,
+  task: TaskDeclaration,
+  videoId: string,
+): Promise<Target[]> {
+  const key = (metric: string) => judgmentKey(metricTarget(task.id, videoId, "", metric));
+  const judge = (await readRunMetrics(prisma, queue.runId, [videoId])).get(videoId) ?? {};
+  const verdictId = task.verdict?.metricId;
+  const reviewed = task.metrics
+    .filter((m) => m.reviewed)
+    .sort((a, b) => Number(b.id === verdictId) - Number(a.id === verdictId));
+  return reviewed.map((m) => {
+    const required = m.id === verdictId;
+    const { min, max } = scaleBounds(m.scale);
+    return {
+      key: m.id,
+      kind: m.id,
+      label: required ? `${m.label} verdict` : `${m.label} score (optional)`,
+      required,
+      min,
+      max,
+      category: null,
+      stepId: null,
+      scopeIndex: null,
+      judgeValue: judge[m.id] ?? null,
+      declaration: m,
+      judgmentKey: key(m.id),
+    };
+  });
+}
+
+/**
+ * A score queue's targets: the run's scores of the video in the queue's categories (an "unstable" queue: only
+ * those an ensemble's members spread on), video-level first, then by frame and the task's declared order.
+ */
+async function scoreTargets(
+  prisma: PrismaClient,
+  queue: ReviewQueue,
+  task: TaskDeclaration,
+  videoId: string,
+): Promise<Target[]> {
   const [allScores, runVideo, unstable, questions] = await Promise.all([
     prisma.score.findMany({
       where: { runId: queue.runId, videoId, ...scoreCategoryWhere(task, queue.categories) },

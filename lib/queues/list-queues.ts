@@ -1,17 +1,11 @@
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { assigneesOf } from "./queue-states";
 import { assignmentOf, progressOf, queueJson } from "./queue-json";
 
 /** A project's queues (newest first) with their progress; the archived ones instead with `archived`. */
-export async function listQueues(
-  prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
-  options: { archived?: boolean } = {},
-) {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+export async function listQueues(prisma: PrismaClient, access: ProjectAccess, options: { archived?: boolean } = {}) {
+  const { actor, projectId } = access;
   const queues = await prisma.reviewQueue.findMany({
     where: { projectId, archivedAt: options.archived ? { not: null } : null },
     orderBy: { createdAt: "desc" },

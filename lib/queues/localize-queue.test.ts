@@ -2,6 +2,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { GET as listSpans, POST as markSpan } from "@/app/api/v1/videos/[videoId]/spans/route";
 import type { Actor } from "../auth/actor";
 import { createApiKey } from "../auth/api-keys";
+import { queueAccess } from "@/testkit/testing/queue-access";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import { seedFinishedRun } from "../../testkit/tasks/hallucination/agreement-fixtures";
 import { apiRequest, routeContext } from "../../testkit/testing/api-request";
@@ -54,8 +56,8 @@ beforeAll(async () => {
     });
 });
 
-const localizing = (name: string, extra: Record<string, unknown> = {}) =>
-  createQueue(prisma, owner, projectId, {
+const localizing = async (name: string, extra: Record<string, unknown> = {}) =>
+  createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
     name,
     filter: {},
     scope: "scores",
@@ -99,28 +101,57 @@ describe("queues that localise", () => {
   it("stores the option and shows the span task, labels and the labels a present answer requires", async () => {
     const queue = await localizing("Where, presence first");
     expect(queueJson(queue).localize).toBe(true);
-    const plain = await createQueue(prisma, owner, projectId, { name: "Plain", filter: {}, scope: "verdict" });
+    const plain = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
+      name: "Plain",
+      filter: {},
+      scope: "verdict",
+    });
     expect(plain.localize).toBe(false);
     const me = await reviewer();
-    const { itemId } = await nextItem(prisma, me, queue.id);
-    const item = await getQueueItem(prisma, me, queue.id, itemId!);
+    const { itemId } = await nextItem(prisma, await queueAccess(prisma, me, queue.id, "scores.review"), queue.id);
+    const item = await getQueueItem(
+      prisma,
+      await queueAccess(prisma, me, queue.id, "scores.review"),
+      queue.id,
+      itemId!,
+    );
     expect(item.queue.localize).toBe(true);
     expect(item.localize!.task).toBe("hallucination");
     expect(item.localize!.labels.map((l) => l.id)).toContain("d9");
     expect(item.localize!.requiredWhenPresent).toEqual(["s1", "s2", "d1"]);
     // On its own (no presence step) the spans are asked, none required.
     const verdict = await localizing("Verdict where", { scope: "verdict", mode: "full", categories: [] });
-    const first = await nextItem(prisma, me, verdict.id);
-    expect((await getQueueItem(prisma, me, verdict.id, first.itemId!)).localize!.requiredWhenPresent).toEqual([]);
+    const first = await nextItem(prisma, await queueAccess(prisma, me, verdict.id, "scores.review"), verdict.id);
+    expect(
+      (
+        await getQueueItem(
+          prisma,
+          await queueAccess(prisma, me, verdict.id, "scores.review"),
+          verdict.id,
+          first.itemId!,
+        )
+      ).localize!.requiredWhenPresent,
+    ).toEqual([]);
   });
 
   it("refuses a submission that marks a label present without a span of it (400 naming the labels), then takes it", async () => {
     const queue = await localizing("Where, refused then taken");
     const me = await reviewer();
-    const { itemId } = await nextItem(prisma, me, queue.id);
-    const item = await getQueueItem(prisma, me, queue.id, itemId!);
+    const { itemId } = await nextItem(prisma, await queueAccess(prisma, me, queue.id, "scores.review"), queue.id);
+    const item = await getQueueItem(
+      prisma,
+      await queueAccess(prisma, me, queue.id, "scores.review"),
+      queue.id,
+      itemId!,
+    );
     const judgments = item.targets.map((t) => ({ target: t.key, value: t.category === "d1" ? 0 : 4 }));
-    const refused = await submitItem(prisma, me, queue.id, itemId!, { presence, judgments }).catch((e: unknown) => e);
+    const refused = await submitItem(
+      prisma,
+      await queueAccess(prisma, me, queue.id, "scores.review"),
+      queue.id,
+      itemId!,
+      { presence, judgments },
+    ).catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 400, code: "spans_missing", details: { labels: ["s1", "s2"] } });
     expect((refused as Error).message).toMatch(/no span of s1 \(Geometric structure irrationality\), s2 \(/);
     expect(await prisma.humanJudgment.count({ where: { reviewerId: me.userId } })).toBe(0);
@@ -134,22 +165,35 @@ describe("queues that localise", () => {
     });
     expect(marked.status).toBe(201);
     expect(((await marked.json()) as { queueId: string }).queueId).toBe(queue.id);
-    await expect(submitItem(prisma, me, queue.id, itemId!, { presence, judgments })).rejects.toMatchObject({
+    await expect(
+      submitItem(prisma, await queueAccess(prisma, me, queue.id, "scores.review"), queue.id, itemId!, {
+        presence,
+        judgments,
+      }),
+    ).rejects.toMatchObject({
       details: { labels: ["s2"] },
     });
     // A span of the label marked outside the queue counts too: it is the reviewer's statement about the video.
     expect(
       (await postSpan(me.key, item.video.id, { task: "hallucination", label: "s2", startS: 0.5, endS: 0.6 })).status,
     ).toBe(201);
-    const done = await submitItem(prisma, me, queue.id, itemId!, { presence, judgments });
+    const done = await submitItem(prisma, await queueAccess(prisma, me, queue.id, "scores.review"), queue.id, itemId!, {
+      presence,
+      judgments,
+    });
     expect(done.counted).toBe(true);
   });
 
   it("refuses a submission that marks a label absent while the reviewer holds a span of it there (400 naming it)", async () => {
     const queue = await localizing("Where, absent yet marked", { categories: ["d1"] });
     const me = await reviewer();
-    const { itemId } = await nextItem(prisma, me, queue.id);
-    const item = await getQueueItem(prisma, me, queue.id, itemId!);
+    const { itemId } = await nextItem(prisma, await queueAccess(prisma, me, queue.id, "scores.review"), queue.id);
+    const item = await getQueueItem(
+      prisma,
+      await queueAccess(prisma, me, queue.id, "scores.review"),
+      queue.id,
+      itemId!,
+    );
     const marked = await postSpan(me.key, item.video.id, {
       task: "hallucination",
       label: "d1",
@@ -159,29 +203,42 @@ describe("queues that localise", () => {
     });
     expect(marked.status).toBe(201);
     const absent = { presence: [{ category: "d1", value: 0 as const }], judgments: [] };
-    const refused = await submitItem(prisma, me, queue.id, itemId!, absent).catch((e: unknown) => e);
+    const refused = await submitItem(
+      prisma,
+      await queueAccess(prisma, me, queue.id, "scores.review"),
+      queue.id,
+      itemId!,
+      absent,
+    ).catch((e: unknown) => e);
     expect(refused).toMatchObject({ status: 400, code: "spans_contradict", details: { labels: ["d1"] } });
     expect((refused as Error).message).toMatch(/d1 \(Clipping\) absent but hold a span/);
     expect(await prisma.humanJudgment.count({ where: { reviewerId: me.userId } })).toBe(0);
     // Withdrawn, the span no longer says the label is there: the answer stands.
     const span = await prisma.span.findFirstOrThrow({ where: { authorId: me.userId, label: "d1" } });
     await prisma.span.update({ where: { id: span.id }, data: { withdrawn: true } });
-    expect((await submitItem(prisma, me, queue.id, itemId!, absent)).counted).toBe(true);
+    expect(
+      (await submitItem(prisma, await queueAccess(prisma, me, queue.id, "scores.review"), queue.id, itemId!, absent))
+        .counted,
+    ).toBe(true);
   });
 
   it("lets only a reviewer holding the item mark spans in the queue, in a localising queue of its task", async () => {
     const queue = await localizing("Where, claims");
     const holder = await reviewer();
     const other = await reviewer();
-    const { itemId } = await nextItem(prisma, holder, queue.id);
+    const { itemId } = await nextItem(prisma, await queueAccess(prisma, holder, queue.id, "scores.review"), queue.id);
     const videoId = (await prisma.reviewQueueItem.findUniqueOrThrow({ where: { id: itemId! } })).videoId;
     const span = { task: "hallucination", label: "s1", startFrame: 0, endFrame: 0, queueId: queue.id };
     const notHeld = await postSpan(other.key, videoId, span);
     expect(notHeld.status).toBe(404);
     expect(await notHeld.text()).toMatch(/not assigned to you/);
     expect((await postSpan(holder.key, videoId, { ...span, task: "project" })).status).toBe(400);
-    const plain = await createQueue(prisma, owner, projectId, { name: "Not where", filter: {}, scope: "verdict" });
-    await nextItem(prisma, holder, plain.id);
+    const plain = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
+      name: "Not where",
+      filter: {},
+      scope: "verdict",
+    });
+    await nextItem(prisma, await queueAccess(prisma, holder, plain.id, "scores.review"), plain.id);
     const notLocalizing = await postSpan(holder.key, videoId, { ...span, queueId: plain.id });
     expect(notLocalizing.status).toBe(400);
     expect((await postSpan(holder.key, videoId, { ...span, queueId: "nosuchqueue" })).status).toBe(404);
@@ -210,7 +267,7 @@ describe("queues that localise", () => {
         owner.userId,
       ),
     );
-    const { itemId } = await nextItem(prisma, me, queue.id);
+    const { itemId } = await nextItem(prisma, await queueAccess(prisma, me, queue.id, "scores.review"), queue.id);
     const mine = await postSpan(me.key, videoId, {
       task: "hallucination",
       label: "d1",
@@ -240,9 +297,11 @@ describe("queues that localise", () => {
       return { blind: body.blind, spans: body.spans.map((s) => `${s.authorKind}@${s.startFrame}`) };
     };
     expect(await seen()).toEqual({ blind: true, spans: ["reviewer@5"] });
-    await submitItem(prisma, me, queue.id, itemId!, {
+    await submitItem(prisma, await queueAccess(prisma, me, queue.id, "scores.review"), queue.id, itemId!, {
       presence: [{ category: "d1", value: 1 }],
-      judgments: (await getQueueItem(prisma, me, queue.id, itemId!)).targets.map((t) => ({ target: t.key, value: 5 })),
+      judgments: (
+        await getQueueItem(prisma, await queueAccess(prisma, me, queue.id, "scores.review"), queue.id, itemId!)
+      ).targets.map((t) => ({ target: t.key, value: 5 })),
     });
     expect(await seen()).toEqual({ blind: false, spans: ["judge@1", "gold@2", "reviewer@3", "reviewer@5"] });
   });

@@ -7,11 +7,12 @@
  */
 import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
+import type { ProjectAccess } from "../authz/permissions";
 import { AppError, NotFoundError, ValidationError } from "../errors";
 import { type SpanLabel, taskSpanLabels } from "../spans/span-labels";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
-import { queueForActor } from "./queue-access";
+import { queueInProject } from "./queue-access";
 import { presenceCategories, taskOfRun } from "./item-targets";
 import type { PresenceJudgment } from "./submit-item.validation";
 
@@ -129,11 +130,12 @@ export async function requireSpansOfPresent(
  */
 export async function assertQueueSpanWrite(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"scores.review">,
   queueId: string,
   span: { projectId: string; videoId: string; itemId: string; task: string },
 ): Promise<void> {
-  const queue = await queueForActor(prisma, actor, queueId, "scores.review");
+  const { actor } = access;
+  const queue = await queueInProject(prisma, access, queueId);
   if (queue.projectId !== span.projectId) throw new NotFoundError("No such queue.");
   if (!queue.localize) throw new ValidationError("This queue does not ask where: mark the span outside it.");
   if (queue.archivedAt) throw new ValidationError("This queue is archived.");

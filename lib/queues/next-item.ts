@@ -1,6 +1,6 @@
 import type { Prisma, PrismaClient, ReviewQueue } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { liveSince, queueForActor } from "./queue-access";
+import type { ProjectAccess } from "../authz/permissions";
+import { liveSince, queueInProject } from "./queue-access";
 import { assertMayClaim } from "./queue-states";
 
 /**
@@ -12,10 +12,11 @@ import { assertMayClaim } from "./queue-states";
  */
 export async function nextItem(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"scores.review">,
   queueId: string,
 ): Promise<{ itemId: string | null }> {
-  const queue = await queueForActor(prisma, actor, queueId, "scores.review");
+  const { actor } = access;
+  const queue = await queueInProject(prisma, access, queueId);
   // Archived (400) or assigned to other reviewers (403): no claim.
   assertMayClaim(queue, actor.userId);
   const me = actor.userId;

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
+import { queueAccess } from "@/testkit/testing/queue-access";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import { ValidationError } from "../errors";
 import { projectAgreement } from "../agreement/load";
@@ -46,8 +48,8 @@ beforeAll(async () => {
   });
 });
 
-const presenceQueue = (blind: boolean) =>
-  createQueue(prisma, owner, projectId, {
+const presenceQueue = async (blind: boolean) =>
+  createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
     name: `Presence ${blind ? "blind" : "open"}`,
     filter: {},
     scope: "scores",
@@ -73,8 +75,13 @@ describe("presence-first queues", () => {
       mode: "presence",
     });
     const me = await reviewer();
-    const { itemId } = await nextItem(prisma, me, queue.id);
-    const item = await getQueueItem(prisma, me, queue.id, itemId!);
+    const { itemId } = await nextItem(prisma, await queueAccess(prisma, me, queue.id, "scores.review"), queue.id);
+    const item = await getQueueItem(
+      prisma,
+      await queueAccess(prisma, me, queue.id, "scores.review"),
+      queue.id,
+      itemId!,
+    );
     expect(item.queue.mode).toBe("presence");
     expect(item.presence!.absentValue).toBe(0);
     expect(item.presence!.categories.map((c) => [c.id, c.key, c.label, c.targetKeys.length, c.judge])).toEqual([
@@ -96,12 +103,15 @@ describe("presence-first queues", () => {
       { target: key("s2", 1), value: 6 },
     ];
     // The judge says s1 is present: the reviewer must grade it even though they said absent.
-    await expect(submitItem(prisma, me, queue.id, itemId!, { presence, judgments: s2Values })).rejects.toThrow(
-      /missing: s1 · key frame 1, s1 · key frame 2/,
-    );
+    await expect(
+      submitItem(prisma, await queueAccess(prisma, me, queue.id, "scores.review"), queue.id, itemId!, {
+        presence,
+        judgments: s2Values,
+      }),
+    ).rejects.toThrow(/missing: s1 · key frame 1, s1 · key frame 2/);
     // d1 is absent on both sides: a value other than 0 is refused.
     await expect(
-      submitItem(prisma, me, queue.id, itemId!, {
+      submitItem(prisma, await queueAccess(prisma, me, queue.id, "scores.review"), queue.id, itemId!, {
         presence,
         judgments: [
           ...s2Values,
@@ -112,12 +122,19 @@ describe("presence-first queues", () => {
       }),
     ).rejects.toThrow(/d1 is marked absent, so its scores are 0/);
     await expect(
-      submitItem(prisma, me, queue.id, itemId!, { presence: presence.slice(0, 2), judgments: s2Values }),
+      submitItem(prisma, await queueAccess(prisma, me, queue.id, "scores.review"), queue.id, itemId!, {
+        presence: presence.slice(0, 2),
+        judgments: s2Values,
+      }),
     ).rejects.toThrow(/missing: d1/);
-    await expect(submitItem(prisma, me, queue.id, itemId!, { judgments: s2Values })).rejects.toThrow(ValidationError);
+    await expect(
+      submitItem(prisma, await queueAccess(prisma, me, queue.id, "scores.review"), queue.id, itemId!, {
+        judgments: s2Values,
+      }),
+    ).rejects.toThrow(ValidationError);
     expect(await judgmentsOf(me, item.video.id)).toEqual([]);
 
-    const done = await submitItem(prisma, me, queue.id, itemId!, {
+    const done = await submitItem(prisma, await queueAccess(prisma, me, queue.id, "scores.review"), queue.id, itemId!, {
       presence,
       judgments: [...s2Values, { target: key("s1", 0), value: 1 }, { target: key("s1", 1), value: 0 }],
     });
@@ -142,7 +159,12 @@ describe("presence-first queues", () => {
     expect(presenceKey).toBe(`hallucination|v:${item.video.id}|s2`);
 
     // Reopened, the item shows the reviewer's own presence answers with their versions.
-    const again = await getQueueItem(prisma, me, queue.id, itemId!);
+    const again = await getQueueItem(
+      prisma,
+      await queueAccess(prisma, me, queue.id, "scores.review"),
+      queue.id,
+      itemId!,
+    );
     expect(again.presence!.categories.map((c) => [c.id, c.mine?.value, c.mine?.version])).toEqual([
       ["s1", 0, 1],
       ["s2", 1, 1],
@@ -150,7 +172,11 @@ describe("presence-first queues", () => {
     ]);
 
     // The presence judgments enter agreement against the judge's derived presence: s1 fp (judge 7), s2 fn (judge 1), d1 tn.
-    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema(builtInCatalogue()).parse({}));
+    const report = await projectAgreement(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "export.read"),
+      agreementQuerySchema(builtInCatalogue()).parse({}),
+    );
     const curve = report.presence[0]!.curves.find((c) => c.human === me.userId)!;
     expect(curve.chosen).toMatchObject({ threshold: 5, tp: 0, fp: 1, fn: 1, tn: 1 });
   });
@@ -158,12 +184,17 @@ describe("presence-first queues", () => {
   it("in a blind queue hides the judge's presence and asks values only where the reviewer says present", async () => {
     const queue = await presenceQueue(true);
     const me = await reviewer();
-    const { itemId } = await nextItem(prisma, me, queue.id);
-    const item = await getQueueItem(prisma, me, queue.id, itemId!);
+    const { itemId } = await nextItem(prisma, await queueAccess(prisma, me, queue.id, "scores.review"), queue.id);
+    const item = await getQueueItem(
+      prisma,
+      await queueAccess(prisma, me, queue.id, "scores.review"),
+      queue.id,
+      itemId!,
+    );
     expect(item.blind).toBe(true);
     for (const category of item.presence!.categories) expect(category).not.toHaveProperty("judge");
     // Everything absent: nothing to grade (the judge's s1 is hidden, so it asks nothing), every score stored as 0.
-    await submitItem(prisma, me, queue.id, itemId!, {
+    await submitItem(prisma, await queueAccess(prisma, me, queue.id, "scores.review"), queue.id, itemId!, {
       presence: ["s1", "s2", "d1"].map((category) => ({ category, value: 0 as const })),
       judgments: [],
     });
@@ -183,9 +214,14 @@ describe("presence-first queues", () => {
 
   it("is chosen for queues of scores of a task that declares presence", async () => {
     await expect(
-      createQueue(prisma, owner, projectId, { name: "x", filter: {}, scope: "verdict", mode: "presence" }),
+      createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
+        name: "x",
+        filter: {},
+        scope: "verdict",
+        mode: "presence",
+      }),
     ).rejects.toThrow(/Presence first applies to a queue of scores/);
-    const full = await createQueue(prisma, owner, projectId, {
+    const full = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "full",
       filter: {},
       scope: "scores",
@@ -195,10 +231,15 @@ describe("presence-first queues", () => {
       mode: "full",
     });
     const me = await reviewer();
-    const { itemId } = await nextItem(prisma, me, full.id);
-    expect((await getQueueItem(prisma, me, full.id, itemId!)).presence).toBeNull();
+    const { itemId } = await nextItem(prisma, await queueAccess(prisma, me, full.id, "scores.review"), full.id);
+    expect(
+      (await getQueueItem(prisma, await queueAccess(prisma, me, full.id, "scores.review"), full.id, itemId!)).presence,
+    ).toBeNull();
     await expect(
-      submitItem(prisma, me, full.id, itemId!, { presence: [{ category: "s1", value: 0 }], judgments: [] }),
+      submitItem(prisma, await queueAccess(prisma, me, full.id, "scores.review"), full.id, itemId!, {
+        presence: [{ category: "s1", value: 0 }],
+        judgments: [],
+      }),
     ).rejects.toThrow(/asks no presence/);
   });
 });

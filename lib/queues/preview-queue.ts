@@ -1,6 +1,5 @@
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { queueRun, queueVideoIds } from "./create-queue";
 import { scoreCategoryWhere } from "./score-keys";
 import { queueTargetCounts, type QueueTargetCounts } from "./target-counts";
@@ -14,12 +13,11 @@ import { catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue"
  */
 export async function previewQueue(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"queues.manage">,
   raw: PreviewQueueInput,
   given?: TaskCatalogue,
 ): Promise<{ runId: string; count: number; targets: QueueTargetCounts | null }> {
-  await requireProjectAccess(prisma, actor, projectId, "queues.manage");
+  const { actor, projectId } = access;
   const catalogue = await catalogueOf(prisma, projectId, given);
   const input = previewQueueSchema(catalogue).parse(raw);
   const run = await queueRun(prisma, catalogue, projectId, input.runId ?? input.filter.runId);

@@ -1,6 +1,5 @@
 import { Prisma, type PrismaClient, type ReviewQueue } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess, type ProjectAction } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
 
 /** A claim nobody submitted within this many minutes no longer holds the item's place. */
@@ -8,26 +7,27 @@ export const CLAIM_TTL_MINUTES = 30;
 
 export const liveSince = Prisma.sql`now() - make_interval(mins => ${CLAIM_TTL_MINUTES})`;
 
-export async function queueForActor(
+/** The queue, if it is of the access's project: a queue of another project is not found, as a missing one. */
+export async function queueInProject(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess,
   queueId: string,
-  action: ProjectAction,
 ): Promise<ReviewQueue> {
-  const queue = await prisma.reviewQueue.findUnique({ where: { id: queueId } });
+  const queue = await prisma.reviewQueue.findFirst({ where: { id: queueId, projectId: access.projectId } });
   if (!queue) throw new NotFoundError("No such queue.");
-  try {
-    await requireProjectAccess(prisma, actor, queue.projectId, action);
-  } catch (error) {
-    throw error instanceof NotFoundError ? new NotFoundError("No such queue.") : error;
-  }
   return queue;
 }
 
-export async function assignedItem(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string) {
-  // The item and the caller's assignment are read beside the permission check (nothing is returned before it passes).
+export async function assignedItem(
+  prisma: PrismaClient,
+  access: ProjectAccess<"scores.review">,
+  queueId: string,
+  itemId: string,
+) {
+  const { actor } = access;
+  // The item and the caller's assignment are read beside the queue (nothing is returned before it is found).
   const [queue, item, assignment] = await Promise.all([
-    queueForActor(prisma, actor, queueId, "scores.review"),
+    queueInProject(prisma, access, queueId),
     prisma.reviewQueueItem.findFirst({ where: { id: itemId, queueId } }),
     prisma.reviewQueueAssignment.findUnique({ where: { itemId_reviewerId: { itemId, reviewerId: actor.userId } } }),
   ]);

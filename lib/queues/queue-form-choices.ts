@@ -1,4 +1,4 @@
-import type { Actor } from "../auth/actor";
+import type { ProjectAccess } from "../authz/permissions";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { SubjectKind } from "../task-modules/task-declaration";
 import { itemQueueTypes } from "./queue-types";
@@ -21,17 +21,16 @@ export interface ItemQueueTypeForm {
  */
 export async function itemQueueTypeForms(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   given?: TaskCatalogue,
 ): Promise<ItemQueueTypeForm[]> {
-  const catalogue = await catalogueOf(prisma, projectId, given);
+  const catalogue = await catalogueOf(prisma, access.projectId, given);
   return Promise.all(
     itemQueueTypes(catalogue).map(async (scope) => ({
       id: scope.id,
       reviews: scope.reviews,
       optionsKey: scope.options?.key ?? null,
-      choices: scope.formChoices ? await scope.formChoices(prisma, actor, projectId) : null,
+      choices: scope.formChoices ? await scope.formChoices(prisma, access) : null,
     })),
   );
 }

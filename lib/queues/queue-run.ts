@@ -1,15 +1,13 @@
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 
 /**
  * A queue of the project with the pipeline of the run it reviews (its task labels every code on the
  * review screen), or null when the project has no such queue.
  */
-export async function queueWithRunPipeline(prisma: PrismaClient, actor: Actor, projectId: string, queueId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+export async function queueWithRunPipeline(prisma: PrismaClient, access: ProjectAccess, queueId: string) {
   const queue = await prisma.reviewQueue.findFirst({
-    where: { id: queueId, projectId },
+    where: { id: queueId, projectId: access.projectId },
     select: { id: true, runId: true },
   });
   if (!queue) return null;

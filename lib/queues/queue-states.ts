@@ -4,8 +4,7 @@
  * reviewers). Owners change them (`queues.manage`, lib/authz/permissions.ts).
  */
 import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess, roleCan } from "../authz/permissions";
+import { type ProjectAccess, roleCan } from "../authz/permissions";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { queueStateSchema, type QueueHandOut, type QueueStateInput } from "./queue-states.validation";
 
@@ -42,14 +41,14 @@ export async function assigneesOf(
  * reviewers), by email, and sets its hand-out order. Owners only; unknown emails or members who may not review
  * are a 400 naming them.
  */
-export async function updateQueueState(prisma: PrismaClient, actor: Actor, queueId: string, raw: QueueStateInput) {
-  const queue = await prisma.reviewQueue.findUnique({ where: { id: queueId } });
+export async function updateQueueState(
+  prisma: PrismaClient,
+  access: ProjectAccess<"queues.manage">,
+  queueId: string,
+  raw: QueueStateInput,
+) {
+  const queue = await prisma.reviewQueue.findFirst({ where: { id: queueId, projectId: access.projectId } });
   if (!queue) throw new NotFoundError("No such queue.");
-  try {
-    await requireProjectAccess(prisma, actor, queue.projectId, "queues.manage");
-  } catch (error) {
-    throw error instanceof NotFoundError ? new NotFoundError("No such queue.") : error;
-  }
   const input = queueStateSchema.parse(raw);
   let assigneeIds: string[] | undefined;
   if (input.assignees) {

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { describe, expect, it } from "vitest";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../../testkit/testing/fixtures";
@@ -83,7 +84,11 @@ describe("item queue types in the create-queue body", () => {
   it("the new-queue form's scopes list every registered item queue type with its body key and choices, a toy one too", async () => {
     const owner = await makeUser();
     const project = await createProject(prisma, owner, { name: "Scope choices" });
-    const forms = await itemQueueTypeForms(prisma, owner, project.id, withToyScope());
+    const forms = await itemQueueTypeForms(
+      prisma,
+      await projectAccess(prisma, owner, project.id, "project.view"),
+      withToyScope(),
+    );
     expect(forms.map((f) => [f.id, f.optionsKey])).toEqual([
       ["captions", "captions"],
       ["answers", "answers"],

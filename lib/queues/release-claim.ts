@@ -1,6 +1,6 @@
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { queueForActor } from "./queue-access";
+import type { ProjectAccess } from "../authz/permissions";
+import { queueInProject } from "./queue-access";
 
 /**
  * Lets go of one of the reviewer's unsubmitted claims (the review screen releases its claim ahead when the
@@ -9,11 +9,12 @@ import { queueForActor } from "./queue-access";
  */
 export async function releaseClaim(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"scores.review">,
   queueId: string,
   itemId: string,
 ): Promise<{ released: boolean }> {
-  await queueForActor(prisma, actor, queueId, "scores.review");
+  const { actor } = access;
+  await queueInProject(prisma, access, queueId);
   const { count } = await prisma.reviewQueueAssignment.deleteMany({
     where: { itemId, queueId, reviewerId: actor.userId, status: "claimed" },
   });

@@ -1,6 +1,7 @@
 import type { z } from "zod";
 import type { Prisma, PrismaClient, ReviewQueue } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
+import type { ProjectAccess } from "../authz/permissions";
 import { ValidationError } from "../errors";
 import {
   acceptanceProblem,
@@ -43,15 +44,16 @@ function checkRange(target: Target, value: number) {
  */
 export async function submitItem(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"scores.review">,
   queueId: string,
   itemId: string,
   raw: SubmitItemInput,
   /** The request's catalogue (a route's); the queue's project's when absent. */
   requestCatalogue?: TaskCatalogue,
 ) {
+  const { actor } = access;
   const input = submitItemSchema.parse(raw);
-  const { queue, item } = await assignedItem(prisma, actor, queueId, itemId);
+  const { queue, item } = await assignedItem(prisma, access, queueId, itemId);
   if (queue.archivedAt) throw new ValidationError("This queue is archived.");
   const catalogue = await catalogueOf(prisma, queue.projectId, requestCatalogue);
   const targets = await itemTargets(prisma, queue, item.videoId, item.itemId, undefined, catalogue);
@@ -325,13 +327,13 @@ async function presencePlan(
  */
 export async function submitItemAndTakeNext(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"scores.review">,
   queueId: string,
   itemId: string,
   raw: SubmitItemInput,
   given?: TaskCatalogue,
 ) {
-  const submitted = await submitItem(prisma, actor, queueId, itemId, raw, given);
-  const { itemId: nextId } = await nextItem(prisma, actor, queueId);
-  return { ...submitted, next: nextId ? await getQueueItem(prisma, actor, queueId, nextId, given) : null };
+  const submitted = await submitItem(prisma, access, queueId, itemId, raw, given);
+  const { itemId: nextId } = await nextItem(prisma, access, queueId);
+  return { ...submitted, next: nextId ? await getQueueItem(prisma, access, queueId, nextId, given) : null };
 }

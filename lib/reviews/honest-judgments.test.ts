@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
+import { queueAccess } from "@/testkit/testing/queue-access";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import { NotFoundError, ValidationError } from "../errors";
 import { type ExportRow, projectExport } from "../agreement/export";
@@ -44,18 +46,24 @@ beforeAll(async () => {
   });
   runId = run.runId;
   s1 = (v) => run.scoreIds.get(`${v}:static_hallucination:0:s1`)!;
-  await reviewScore(prisma, ann, s1(0), { value: 3 });
-  await reviewScore(prisma, ann, s1(1), { value: 2, acceptedJudge: true });
+  await reviewScore(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), s1(0), { value: 3 });
+  await reviewScore(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), s1(1), {
+    value: 2,
+    acceptedJudge: true,
+  });
 });
 
-const agreement = (params: Record<string, string> = {}) =>
-  projectAgreement(prisma, owner, projectId, agreementQuerySchema(builtInCatalogue()).parse(params));
+const agreement = async (params: Record<string, string> = {}) =>
+  projectAgreement(
+    prisma,
+    await projectAccess(prisma, owner, projectId, "export.read"),
+    agreementQuerySchema(builtInCatalogue()).parse(params),
+  );
 
 async function exportText(format: "csv" | "jsonl") {
   const { stream } = await projectExport(
     prisma,
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "export.read"),
     exportQuerySchema(builtInCatalogue()).parse({ format }),
   );
   return new Response(stream).text();
@@ -73,11 +81,19 @@ describe("accepting the judge's value", () => {
       where: { reviewerId: ann.userId, videoId: videoIds[0]! },
     });
     expect(own.acceptedJudge).toBe(false);
-    await expect(reviewScore(prisma, bob, s1(0), { value: 7, acceptedJudge: true })).rejects.toBeInstanceOf(
-      ValidationError,
-    );
+    await expect(
+      reviewScore(prisma, await projectAccess(prisma, bob, projectId, "scores.review"), s1(0), {
+        value: 7,
+        acceptedJudge: true,
+      }),
+    ).rejects.toBeInstanceOf(ValidationError);
     expect(await prisma.humanJudgment.count({ where: { reviewerId: bob.userId } })).toBe(0);
-    const reviews = await videoReviews(prisma, owner, videoIds[1]!, { runId });
+    const reviews = await videoReviews(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      videoIds[1]!,
+      { runId },
+    );
     expect(reviews.judgments.map((j) => (j as { acceptedJudge?: boolean }).acceptedJudge)).toEqual([true]);
   });
 
@@ -121,32 +137,56 @@ describe("accepting the judge's value", () => {
 
 describe("withdrawing a judgment", () => {
   it("removes it from agreement, exports and the list's flags, keeps its history, and a later save continues its versions", async () => {
-    await reviewVideoOutcome(prisma, bob, runId, videoIds[0]!, "verdict", { value: 0 });
+    await reviewVideoOutcome(
+      prisma,
+      await projectAccess(prisma, bob, projectId, "scores.review"),
+      runId,
+      videoIds[0]!,
+      "verdict",
+      { value: 0 },
+    );
     const judgment = await prisma.humanJudgment.findFirstOrThrow({ where: { reviewerId: bob.userId } });
     const listed = async () =>
       (
-        await browseVideos(prisma, bob, projectId, videoListQuerySchema(builtInCatalogue()).parse({ runId }))
+        await browseVideos(
+          prisma,
+          await projectAccess(prisma, bob, projectId, "project.view"),
+          videoListQuerySchema(builtInCatalogue()).parse({ runId }),
+        )
       ).videos.find((v) => v.id === videoIds[0]!)!.review;
     expect(await listed()).toMatchObject({ reviewers: 2, byMe: true, disagreement: true });
 
     // Someone else's judgment reads as missing; a stale version is a conflict.
-    await expect(withdrawJudgment(prisma, ann, judgment.id, { expectedVersion: 1 })).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
-    await expect(withdrawJudgment(prisma, bob, judgment.id, { expectedVersion: 2 })).rejects.toBeInstanceOf(
-      ReviewConflictError,
-    );
+    await expect(
+      withdrawJudgment(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), judgment.id, {
+        expectedVersion: 1,
+      }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      withdrawJudgment(prisma, await projectAccess(prisma, bob, projectId, "scores.review"), judgment.id, {
+        expectedVersion: 2,
+      }),
+    ).rejects.toBeInstanceOf(ReviewConflictError);
 
-    const withdrawn = await withdrawJudgment(prisma, bob, judgment.id, { expectedVersion: 1 });
+    const withdrawn = await withdrawJudgment(
+      prisma,
+      await projectAccess(prisma, bob, projectId, "scores.review"),
+      judgment.id,
+      { expectedVersion: 1 },
+    );
     expect(withdrawn).toMatchObject({ withdrawn: true, version: 2 });
     expect(await listed()).toMatchObject({ reviewers: 1, byMe: false });
     const report = await agreement({ independent: "all" });
     expect(report.summary).toMatchObject({ judgments: 2, reviewers: 1 });
     expect(report.confusion.verdict!.cells.every((c) => c.count === 0)).toBe(true);
     expect((await exportText("csv")).split("\r\n")[0]).not.toContain(bob.userId);
-    expect((await videoReviews(prisma, owner, videoIds[0]!, { runId })).judgments.map((j) => j.reviewer.id)).toEqual([
-      ann.userId,
-    ]);
+    expect(
+      (
+        await videoReviews(prisma, await projectAccess(prisma, owner, projectId, "project.view"), videoIds[0]!, {
+          runId,
+        })
+      ).judgments.map((j) => j.reviewer.id),
+    ).toEqual([ann.userId]);
     const history = await prisma.humanJudgmentHistory.findMany({
       where: { judgmentId: judgment.id },
       orderBy: { version: "asc" },
@@ -156,19 +196,42 @@ describe("withdrawing a judgment", () => {
       [2, { withdrawn: true }],
     ]);
     // Withdrawing twice: nothing left to withdraw.
-    await expect(withdrawJudgment(prisma, bob, judgment.id, { expectedVersion: 2 })).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
+    await expect(
+      withdrawJudgment(prisma, await projectAccess(prisma, bob, projectId, "scores.review"), judgment.id, {
+        expectedVersion: 2,
+      }),
+    ).rejects.toBeInstanceOf(NotFoundError);
 
     // Saving again: like a first judgment (no version), or with the current one; a stale one is a conflict.
     await expect(
-      reviewVideoOutcome(prisma, bob, runId, videoIds[0]!, "verdict", { value: 1, expectedVersion: 1 }),
+      reviewVideoOutcome(
+        prisma,
+        await projectAccess(prisma, bob, projectId, "scores.review"),
+        runId,
+        videoIds[0]!,
+        "verdict",
+        { value: 1, expectedVersion: 1 },
+      ),
     ).rejects.toBeInstanceOf(ReviewConflictError);
-    const again = await reviewVideoOutcome(prisma, bob, runId, videoIds[0]!, "verdict", { value: 1 });
-    expect(again).toMatchObject({ id: judgment.id, withdrawn: false, value: 1, version: 3 });
-    await expect(reviewVideoOutcome(prisma, bob, runId, videoIds[0]!, "verdict", { value: 0 })).rejects.toBeInstanceOf(
-      ReviewConflictError,
+    const again = await reviewVideoOutcome(
+      prisma,
+      await projectAccess(prisma, bob, projectId, "scores.review"),
+      runId,
+      videoIds[0]!,
+      "verdict",
+      { value: 1 },
     );
+    expect(again).toMatchObject({ id: judgment.id, withdrawn: false, value: 1, version: 3 });
+    await expect(
+      reviewVideoOutcome(
+        prisma,
+        await projectAccess(prisma, bob, projectId, "scores.review"),
+        runId,
+        videoIds[0]!,
+        "verdict",
+        { value: 0 },
+      ),
+    ).rejects.toBeInstanceOf(ReviewConflictError);
     expect(await listed()).toMatchObject({ reviewers: 2, byMe: true });
     const after = await prisma.humanJudgmentHistory.findMany({
       where: { judgmentId: judgment.id },
@@ -191,29 +254,38 @@ describe("accepting while blind", () => {
   it("is refused until the reviewer submits the item, in the queue and on the video page; after that it is recorded", async () => {
     const carol = await makeUser();
     await prisma.projectMember.create({ data: { projectId, userId: carol.userId, role: "reviewer" } });
-    const queue = await createQueue(prisma, owner, projectId, {
+    const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "Blind verdicts",
       filter: {},
       scope: "verdict",
       blind: true,
     });
-    const { itemId } = await nextItem(prisma, carol, queue.id);
+    const { itemId } = await nextItem(prisma, await queueAccess(prisma, carol, queue.id, "scores.review"), queue.id);
     const videoId = (await prisma.reviewQueueItem.findUniqueOrThrow({ where: { id: itemId! } })).videoId;
     const judge = [1, 0][videoIds.indexOf(videoId)]!;
     await expect(
-      reviewVideoOutcome(prisma, carol, runId, videoId, "verdict", { value: judge, acceptedJudge: true }),
+      reviewVideoOutcome(
+        prisma,
+        await projectAccess(prisma, carol, projectId, "scores.review"),
+        runId,
+        videoId,
+        "verdict",
+        { value: judge, acceptedJudge: true },
+      ),
     ).rejects.toThrow(/Blind queue/);
     await expect(
-      submitItem(prisma, carol, queue.id, itemId!, {
+      submitItem(prisma, await queueAccess(prisma, carol, queue.id, "scores.review"), queue.id, itemId!, {
         judgments: [{ target: "verdict", value: judge, acceptedJudge: true }],
       }),
     ).rejects.toThrow(/Blind queue/);
     expect(await prisma.humanJudgment.count({ where: { reviewerId: carol.userId } })).toBe(0);
-    await submitItem(prisma, carol, queue.id, itemId!, { judgments: [{ target: "verdict", value: 1 - judge }] });
+    await submitItem(prisma, await queueAccess(prisma, carol, queue.id, "scores.review"), queue.id, itemId!, {
+      judgments: [{ target: "verdict", value: 1 - judge }],
+    });
     // Submitted: the judge's value is shown, and accepting it now is an explicit, marked change.
     const judgment = await prisma.humanJudgment.findFirstOrThrow({ where: { reviewerId: carol.userId } });
     expect(judgment).toMatchObject({ acceptedJudge: false, version: 1 });
-    await submitItem(prisma, carol, queue.id, itemId!, {
+    await submitItem(prisma, await queueAccess(prisma, carol, queue.id, "scores.review"), queue.id, itemId!, {
       judgments: [{ target: "verdict", value: judge, acceptedJudge: true, expectedVersion: 1 }],
     });
     expect(await prisma.humanJudgment.findUniqueOrThrow({ where: { id: judgment.id } })).toMatchObject({

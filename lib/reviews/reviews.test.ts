@@ -6,6 +6,7 @@ import { makeUser } from "../../testkit/testing/fixtures";
 import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { ReviewConflictError, reviewScore, reviewVideoOutcome, videoReviews } from "./reviews";
 import { createRunVideo } from "../../testkit/testing/run-video-fixture";
+import { projectAccess } from "../authz/permissions";
 
 let owner: Actor;
 let reviewer: Actor;
@@ -69,14 +70,30 @@ beforeAll(async () => {
 
 describe("human judgments of judge scores", () => {
   it("keep the judge's value, one current value per reviewer, and an append-only history", async () => {
-    const first = await reviewScore(prisma, reviewer, scoreId, { value: 3, note: "hands look fine" });
+    const first = await reviewScore(
+      prisma,
+      await projectAccess(prisma, reviewer, projectIdOfScore, "scores.review"),
+      scoreId,
+      { value: 3, note: "hands look fine" },
+    );
     expect(first.version).toBe(1);
-    const second = await reviewScore(prisma, reviewer, scoreId, { value: 4, reason: "blur", expectedVersion: 1 });
+    const second = await reviewScore(
+      prisma,
+      await projectAccess(prisma, reviewer, projectIdOfScore, "scores.review"),
+      scoreId,
+      { value: 4, reason: "blur", expectedVersion: 1 },
+    );
     expect(second).toMatchObject({ value: 4, version: 2, note: null, reason: "blur" });
-    await reviewScore(prisma, other, scoreId, { value: 8 });
+    await reviewScore(prisma, await projectAccess(prisma, other, projectIdOfScore, "scores.review"), scoreId, {
+      value: 8,
+    });
 
     expect((await prisma.score.findUniqueOrThrow({ where: { id: scoreId } })).value).toBe(7);
-    const { judgments } = await videoReviews(prisma, viewer, videoId);
+    const { judgments } = await videoReviews(
+      prisma,
+      await projectAccess(prisma, viewer, projectIdOfScore, "project.view"),
+      videoId,
+    );
     const mine = judgments.find((j) => j.reviewer.id === reviewer.userId)!;
     expect(mine.judge).toMatchObject({ value: 7, category: "s1" });
     expect(mine.history.map((h) => [h.version, h.before, h.after])).toEqual([
@@ -97,16 +114,38 @@ describe("human judgments of judge scores", () => {
   });
 
   it("refuses a save from a stale tab with a conflict, and lets exactly one of two racing saves win", async () => {
-    const current = await reviewScore(prisma, other, scoreId, { value: 5, expectedVersion: 1 });
+    const current = await reviewScore(
+      prisma,
+      await projectAccess(prisma, other, projectIdOfScore, "scores.review"),
+      scoreId,
+      {
+        value: 5,
+        expectedVersion: 1,
+      },
+    );
     expect(current.version).toBe(2);
-    const stale = await reviewScore(prisma, other, scoreId, { value: 6, expectedVersion: 1 }).catch((e: unknown) => e);
+    const stale = await reviewScore(
+      prisma,
+      await projectAccess(prisma, other, projectIdOfScore, "scores.review"),
+      scoreId,
+      {
+        value: 6,
+        expectedVersion: 1,
+      },
+    ).catch((e: unknown) => e);
     expect(stale).toBeInstanceOf(ReviewConflictError);
     expect((stale as ReviewConflictError).status).toBe(409);
     expect((stale as Error).message).toMatch(/changed elsewhere.*version 2.*value 5/);
 
     const results = await Promise.allSettled([
-      reviewScore(prisma, other, scoreId, { value: 1, expectedVersion: 2 }),
-      reviewScore(prisma, other, scoreId, { value: 9, expectedVersion: 2 }),
+      reviewScore(prisma, await projectAccess(prisma, other, projectIdOfScore, "scores.review"), scoreId, {
+        value: 1,
+        expectedVersion: 2,
+      }),
+      reviewScore(prisma, await projectAccess(prisma, other, projectIdOfScore, "scores.review"), scoreId, {
+        value: 9,
+        expectedVersion: 2,
+      }),
     ]);
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(results.filter((r) => r.status === "rejected" && r.reason instanceof ReviewConflictError)).toHaveLength(1);
@@ -120,7 +159,14 @@ describe("human judgments of judge scores", () => {
 
   it("needs expectedVersion to update an existing judgment, and says so in the 409", async () => {
     const before = await prisma.humanJudgment.findFirstOrThrow({ where: { scoreId, reviewerId: other.userId } });
-    const missing = await reviewScore(prisma, other, scoreId, { value: 2 }).catch((e: unknown) => e);
+    const missing = await reviewScore(
+      prisma,
+      await projectAccess(prisma, other, projectIdOfScore, "scores.review"),
+      scoreId,
+      {
+        value: 2,
+      },
+    ).catch((e: unknown) => e);
     expect(missing).toBeInstanceOf(ReviewConflictError);
     expect((missing as ReviewConflictError).status).toBe(409);
     expect((missing as Error).message).toBe(
@@ -136,14 +182,40 @@ describe("human judgments of judge scores", () => {
     await prisma.projectMember.create({
       data: { projectId: projectIdOfScore, userId: fresh.userId, role: "reviewer" },
     });
-    expect((await reviewScore(prisma, fresh, scoreId, { value: 2 })).version).toBe(1);
+    expect(
+      (
+        await reviewScore(prisma, await projectAccess(prisma, fresh, projectIdOfScore, "scores.review"), scoreId, {
+          value: 2,
+        })
+      ).version,
+    ).toBe(1);
   });
 
   it("refuses viewers, hides the score from non-members, and rejects out-of-range values", async () => {
-    await expect(reviewScore(prisma, viewer, scoreId, { value: 2 })).rejects.toBeInstanceOf(ForbiddenError);
-    await expect(reviewScore(prisma, stranger, scoreId, { value: 2 })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(videoReviews(prisma, stranger, videoId)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(reviewScore(prisma, owner, scoreId, { value: 11 })).rejects.toThrow(/between 0 and 10/);
+    await expect(projectAccess(prisma, viewer, projectIdOfScore, "scores.review")).rejects.toBeInstanceOf(
+      ForbiddenError,
+    );
+    await expect(projectAccess(prisma, stranger, projectIdOfScore, "scores.review")).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    await expect(projectAccess(prisma, stranger, projectIdOfScore, "project.view")).rejects.toBeInstanceOf(
+      NotFoundError,
+    );
+    // Through an access to the stranger's own project, this project's score and video are not found.
+    const { projectId: strangersProject } = await projectWithFramedVideos(prisma, stranger, {
+      videoCount: 1,
+      keyFrames: 1,
+    });
+    const elsewhere = await projectAccess(prisma, stranger, strangersProject, "scores.review");
+    await expect(reviewScore(prisma, elsewhere, scoreId, { value: 2 })).rejects.toThrow(
+      new NotFoundError("No such score."),
+    );
+    await expect(videoReviews(prisma, elsewhere, videoId)).rejects.toThrow(new NotFoundError("No such video."));
+    await expect(
+      reviewScore(prisma, await projectAccess(prisma, owner, projectIdOfScore, "scores.review"), scoreId, {
+        value: 11,
+      }),
+    ).rejects.toThrow(/between 0 and 10/);
     expect(
       await prisma.humanJudgment.count({
         where: { scoreId, reviewerId: { in: [viewer.userId, stranger.userId, owner.userId] } },
@@ -154,21 +226,53 @@ describe("human judgments of judge scores", () => {
 
 describe("human judgments of a video's verdict and overall", () => {
   it("are kept per reviewer beside the judge's summary, which stays unchanged", async () => {
-    await reviewVideoOutcome(prisma, reviewer, runId, videoId, "verdict", { value: 0, note: "no hallucination here" });
-    await reviewVideoOutcome(prisma, reviewer, runId, videoId, "overall", { value: 80 });
+    await reviewVideoOutcome(
+      prisma,
+      await projectAccess(prisma, reviewer, projectIdOfScore, "scores.review"),
+      runId,
+      videoId,
+      "verdict",
+      { value: 0, note: "no hallucination here" },
+    );
+    await reviewVideoOutcome(
+      prisma,
+      await projectAccess(prisma, reviewer, projectIdOfScore, "scores.review"),
+      runId,
+      videoId,
+      "overall",
+      { value: 80 },
+    );
     await expect(
-      reviewVideoOutcome(prisma, reviewer, runId, videoId, "verdict", { value: 0.5, expectedVersion: 1 }),
+      reviewVideoOutcome(
+        prisma,
+        await projectAccess(prisma, reviewer, projectIdOfScore, "scores.review"),
+        runId,
+        videoId,
+        "verdict",
+        { value: 0.5, expectedVersion: 1 },
+      ),
     ).rejects.toThrow(/1 \(hallucination\) or 0/);
     await expect(
-      reviewVideoOutcome(prisma, reviewer, runId, videoId, "overall", { value: 120, expectedVersion: 1 }),
+      reviewVideoOutcome(
+        prisma,
+        await projectAccess(prisma, reviewer, projectIdOfScore, "scores.review"),
+        runId,
+        videoId,
+        "overall",
+        { value: 120, expectedVersion: 1 },
+      ),
     ).rejects.toThrow(/between 0 and 100/);
-    await expect(reviewVideoOutcome(prisma, viewer, runId, videoId, "verdict", { value: 1 })).rejects.toBeInstanceOf(
+    await expect(projectAccess(prisma, viewer, projectIdOfScore, "scores.review")).rejects.toBeInstanceOf(
       ForbiddenError,
     );
-    await expect(reviewVideoOutcome(prisma, stranger, runId, videoId, "verdict", { value: 1 })).rejects.toBeInstanceOf(
+    await expect(projectAccess(prisma, stranger, projectIdOfScore, "scores.review")).rejects.toBeInstanceOf(
       NotFoundError,
     );
-    const { judgments } = await videoReviews(prisma, owner, videoId);
+    const { judgments } = await videoReviews(
+      prisma,
+      await projectAccess(prisma, owner, projectIdOfScore, "project.view"),
+      videoId,
+    );
     expect(judgments.filter((j) => j.targetType !== "score").map((j) => [j.targetType, j.value])).toEqual([
       ["overall", 80],
       ["verdict", 0],
@@ -189,7 +293,14 @@ describe("human judgments of a video's verdict and overall", () => {
       ["score", 4, 7, true],
       ["verdict", 0, 1, true],
     ]);
-    const agreed = await reviewVideoOutcome(prisma, other, runId, videoId, "overall", { value: 60 });
+    const agreed = await reviewVideoOutcome(
+      prisma,
+      await projectAccess(prisma, other, projectIdOfScore, "scores.review"),
+      runId,
+      videoId,
+      "overall",
+      { value: 60 },
+    );
     expect([agreed.judgeValue, agreed.disagrees]).toEqual([55, false]);
   });
 });

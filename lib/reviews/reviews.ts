@@ -1,7 +1,7 @@
-import { readRunMetric } from "../judge/run-metrics";
+import { readRunMetric } from "../run-records/run-metrics";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { AppError, NotFoundError, ValidationError } from "../errors";
 import { blindVideoIdsFor, redactVideoReviewsFor } from "../visibility/judge-visibility";
 import { catalogFor, runTask, type TaskCatalogue } from "../task-modules/task-catalogue";
@@ -133,18 +133,15 @@ export function savedJudgmentAnswer(judgment: {
  */
 export async function reviewScore(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"scores.review">,
   scoreId: string,
   input: ReviewInput,
   origin: JudgmentOrigin = "typed",
 ) {
   const score = await scoreOf(prisma, scoreId);
-  try {
-    await requireProjectAccess(prisma, actor, score.stepResult.run.projectId, "scores.review");
-  } catch (error) {
-    throw error instanceof NotFoundError ? new NotFoundError("No such score.") : error;
-  }
-  return saveJudgment(prisma, actor, await prepareScoreJudgment(prisma, scoreId, input, origin, score));
+  // A score of another project reads as missing, as one that does not exist.
+  if (score.stepResult.run.projectId !== access.projectId) throw new NotFoundError("No such score.");
+  return saveJudgment(prisma, access.actor, await prepareScoreJudgment(prisma, scoreId, input, origin, score));
 }
 
 async function runVideoOf(prisma: PrismaClient, runId: string, videoId: string) {
@@ -156,12 +153,9 @@ async function runVideoOf(prisma: PrismaClient, runId: string, videoId: string) 
   return runVideo;
 }
 
-async function requireReviewInRun(prisma: PrismaClient, actor: Actor, runVideo: { run: { projectId: string } }) {
-  try {
-    await requireProjectAccess(prisma, actor, runVideo.run.projectId, "scores.review");
-  } catch (error) {
-    throw error instanceof NotFoundError ? new NotFoundError("No such video in that run.") : error;
-  }
+/** A run video of another project than the access's reads as missing, as one that does not exist. */
+function requireRunVideoIn(access: ProjectAccess, runVideo: { run: { projectId: string } }) {
+  if (runVideo.run.projectId !== access.projectId) throw new NotFoundError("No such video in that run.");
 }
 
 /** The judgment of one of the run's reviewed per-subject metrics, checked against its scale. Checks no permission (as `prepareScoreJudgment`). */
@@ -198,15 +192,19 @@ export async function prepareOutcomeJudgment(
  */
 export async function reviewVideoOutcome(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"scores.review">,
   runId: string,
   videoId: string,
   target: string,
   input: ReviewInput,
 ) {
   const runVideo = await runVideoOf(prisma, runId, videoId);
-  await requireReviewInRun(prisma, actor, runVideo);
-  return saveJudgment(prisma, actor, await prepareOutcomeJudgment(prisma, runId, videoId, target, input, runVideo));
+  requireRunVideoIn(access, runVideo);
+  return saveJudgment(
+    prisma,
+    access.actor,
+    await prepareOutcomeJudgment(prisma, runId, videoId, target, input, runVideo),
+  );
 }
 
 /** The presence judgment of one of the task's graded categories in a video, checked. Checks no permission (as `prepareScoreJudgment`). */
@@ -380,16 +378,17 @@ function historyState(j: {
  * exports, consensus) but stays in the database with a withdrawal entry in its history, so saving the
  * target again later continues its versions. Needs the version the caller saw (else `409`).
  */
-export async function withdrawJudgment(prisma: PrismaClient, actor: Actor, judgmentId: string, input: WithdrawInput) {
-  const judgment = await prisma.humanJudgment.findUnique({ where: { id: judgmentId } });
-  // Only one's own judgment can be withdrawn; anyone else's reads as missing.
+export async function withdrawJudgment(
+  prisma: PrismaClient,
+  access: ProjectAccess<"scores.review">,
+  judgmentId: string,
+  input: WithdrawInput,
+) {
+  const { actor } = access;
+  const judgment = await prisma.humanJudgment.findFirst({ where: { id: judgmentId, projectId: access.projectId } });
+  // Only one's own judgment can be withdrawn; anyone else's, or one of another project, reads as missing.
   if (!judgment || judgment.reviewerId !== actor.userId || judgment.withdrawn)
     throw new NotFoundError("No such judgment of yours.");
-  try {
-    await requireProjectAccess(prisma, actor, judgment.projectId, "scores.review");
-  } catch (error) {
-    throw error instanceof NotFoundError ? new NotFoundError("No such judgment of yours.") : error;
-  }
   if (input.expectedVersion !== judgment.version) throw new ReviewConflictError(judgment);
   return prisma.$transaction(async (tx) => {
     const updated = await tx.humanJudgment.updateMany({
@@ -418,17 +417,16 @@ export async function withdrawJudgment(prisma: PrismaClient, actor: Actor, judgm
  */
 export async function videoReviews(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess,
   videoId: string,
   options: { runId?: string; itemId?: string } = {},
 ) {
-  const video = await prisma.video.findUnique({ where: { id: videoId }, select: { projectId: true } });
+  const { actor } = access;
+  const video = await prisma.video.findFirst({
+    where: { id: videoId, projectId: access.projectId },
+    select: { projectId: true },
+  });
   if (!video) throw new NotFoundError("No such video.");
-  try {
-    await requireProjectAccess(prisma, actor, video.projectId, "project.view");
-  } catch (error) {
-    throw error instanceof NotFoundError ? new NotFoundError("No such video.") : error;
-  }
   const judgments = await prisma.humanJudgment.findMany({
     where: { videoId, withdrawn: false, ...(options.itemId !== undefined ? { itemId: options.itemId } : {}) },
     orderBy: [{ targetKey: "asc" }, { createdAt: "asc" }],

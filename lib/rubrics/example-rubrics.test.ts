@@ -8,10 +8,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { createRun, getRunStatus } from "../judge/runs";
+import { createRun, getRunStatus } from "../judge/runs/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 
-import { summaryMetricValues, type SubjectSummary } from "../tasks/task-display";
+import { summaryMetricValues, type SubjectSummary } from "../task-modules/task-display";
 import { makeUser } from "../../testkit/testing/fixtures";
 import { createStubEndpoint } from "../../testkit/testing/stub-endpoint";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
@@ -19,6 +19,8 @@ import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { rubricMetricId, rubricTargetId } from "./rubric-declaration";
 import { createRubricTask } from "./rubric-tasks";
 import { builtInCatalogue, catalogFor } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
+import { accessOfRun } from "../../testkit/testing/record-access";
 
 const EXAMPLES = path.join(__dirname, "examples");
 const files = fs.readdirSync(EXAMPLES).filter((f) => f.endsWith(".yaml"));
@@ -46,7 +48,7 @@ describe("the example rubric files run end to end", () => {
       uniformFrames: 8,
       name: `Rubric ${file}`,
     });
-    const created = await createRubricTask(prisma, owner, projectId, {
+    const created = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
       file: fs.readFileSync(path.join(EXAMPLES, file), "utf8"),
     });
     const task = (await catalogFor(prisma, projectId)).findTask(created.pipeline)!;
@@ -55,11 +57,10 @@ describe("the example rubric files run end to end", () => {
     const before = stub.requests.length;
     const run = await createRun(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: created.pipeline, endpointId: endpoint.id },
     );
-    const status = await getRunStatus(prisma, owner, run.id);
+    const status = await getRunStatus(prisma, await accessOfRun(prisma, owner, run.id), run.id);
     expect(status.status).toBe("done");
     const requests = stub.requests.slice(before);
     expect(requests.every((r) => r.rule === "rubric")).toBe(true);

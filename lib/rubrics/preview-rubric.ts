@@ -5,26 +5,25 @@
  * response_format), so it has the same response-cache key: a preview answers from the cache when a run or an
  * earlier preview asked the same, and a valid answer it gets is cached for the run that follows.
  */
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { AppError, NotFoundError, ValidationError } from "../errors";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
-import { plainWords } from "../judge/endpoint-test";
-import { assertEndpointUrlAllowed, EndpointNotAllowedError } from "../judge/endpoint-url-policy";
-import { endpointConfigOf } from "../judge/endpoints";
+import { plainWords } from "../judge/endpoints/endpoint-test";
+import { assertEndpointUrlAllowed, EndpointNotAllowedError } from "../judge/endpoints/endpoint-url-policy";
+import { endpointConfigOf } from "../judge/endpoints/endpoints";
 import { responseCacheKey } from "../judge/engine/cache-key";
-import type { FrameRef } from "../judge/engine/pipeline";
-import { keyFramesAndClusters } from "../judge/frame-scopes";
-import { LlmError, openAiCompatibleClient, type LlmClient } from "../judge/llm-client";
-import { parseStructuredOutput, type StructuredOutput } from "../judge/parse-llm-output";
-import { FRAME_SET_WHERE } from "../judge/runs";
+import type { FrameRef } from "../task-modules/pipeline-types";
+import { keyFramesAndClusters } from "../judge/media/frame-scopes";
+import { LlmError, openAiCompatibleClient, type LlmClient } from "../judge/calls/llm-client";
+import { parseStructuredOutput, type StructuredOutput } from "../judge/calls/parse-llm-output";
+import { FRAME_SET_WHERE } from "../judge/runs/runs";
 import { getStorage } from "../storage/storage";
 import type { ObjectStorage } from "../storage/object-storage";
 import { formatValue } from "../task-modules/task-declaration";
 import { criterionScale } from "./rubric-declaration";
 import { rubricProblems, type RubricDefinition } from "./rubric-definition";
 import { RubricDefinitionError } from "./rubric-errors";
-import { frameAsSent, sentFrameHash } from "../judge/frame-resize";
+import { frameAsSent, sentFrameHash } from "../judge/media/frame-resize";
 import {
   framesRequirement,
   rubricPromptValues,
@@ -84,12 +83,11 @@ export interface PreviewDeps {
 
 export async function previewRubric(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"rubrics.manage">,
   input: RubricPreviewInput,
   deps: PreviewDeps = {},
 ): Promise<RubricPreview> {
-  await requireProjectAccess(prisma, actor, projectId, "rubrics.manage");
+  const { projectId } = access;
   const { definition, problems } = rubricProblems(input.definition);
   if (!definition) throw new RubricDefinitionError(problems);
   const video = await prisma.video.findFirst({
@@ -304,7 +302,7 @@ async function previewItem(
 
 /**
  * The frames a run would judge the video with: the latest frame set its frames mode needs (createRun in
- * lib/judge/runs.ts picks it the same way), all its frames in time order.
+ * lib/judge/runs/runs.ts picks it the same way), all its frames in time order.
  */
 async function runFrames(
   prisma: PrismaClient,

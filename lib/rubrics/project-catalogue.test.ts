@@ -9,14 +9,14 @@ import { errorResponse } from "../api/handler";
 import { openApiDocument } from "../api/openapi/document";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { runFormPipelines } from "../judge/run-form";
-import { createRun } from "../judge/runs";
+import { runFormPipelines } from "../judge/runs/run-form";
+import { createRun } from "../judge/runs/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { GENERATED_TASK_DECLARATIONS } from "../generated/tasks/declarations";
 import { exampleLabelTargets } from "../label-sets/label-target-examples";
-import { projectNavItems } from "../projects/project-nav";
+import { projectNavItems } from "../../testkit/testing/project-nav-items";
 import { TASK_FOLDER_IDS } from "../tasks";
-import { pipelineNames } from "../tasks/task-display";
+import { pipelineNames } from "../task-modules/task-display";
 import { makeUser } from "../../testkit/testing/fixtures";
 import { documentedRoutes } from "@/app/api/v1/documented-routes";
 import { createStubEndpoint } from "../../testkit/testing/stub-endpoint";
@@ -25,7 +25,15 @@ import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { builtInCatalogue, catalogFor } from "../task-modules/task-catalogue";
 import { videoListQuerySchema } from "../videos/video-filter";
 import type { RubricDefinitionInput } from "./rubric-definition";
-import { createRubricTask, saveRubricVersion, setRubricTaskArchived } from "./rubric-tasks";
+import { rubricTaskFile } from "./rubric-export";
+import {
+  createRubricTask,
+  deleteRubricTask,
+  getRubricTask,
+  saveRubricVersion,
+  setRubricTaskArchived,
+} from "./rubric-tasks";
+import { projectAccess } from "../authz/permissions";
 
 const definition = (name: string, criterion = "glow"): RubricDefinitionInput => ({
   name,
@@ -56,21 +64,48 @@ const formIds = async (projectId: string) => runFormPipelines(await catalogFor(p
 
 describe("rubric tasks in their project's catalogue", () => {
   it("offers a project's rubric task in that project's run form only, and refuses it in another project's run", async () => {
-    const inA = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Glow A") });
-    const inB = await createRubricTask(prisma, owner, b.projectId, { definition: definition("Glow B") });
+    const inA = await createRubricTask(prisma, await projectAccess(prisma, owner, a.projectId, "rubrics.manage"), {
+      definition: definition("Glow A"),
+    });
+    const inB = await createRubricTask(prisma, await projectAccess(prisma, owner, b.projectId, "rubrics.manage"), {
+      definition: definition("Glow B"),
+    });
     expect(await formIds(a.projectId)).toContain(inA.pipeline);
     expect(await formIds(a.projectId)).not.toContain(inB.pipeline);
     expect(runFormPipelines(await catalogFor(prisma, a.projectId), {}).find((p) => p.id === inA.pipeline)?.label).toBe(
       "Glow A (rubric task)",
     );
     await expect(
-      createRun(deps(), owner, a.projectId, { pipeline: inB.pipeline, endpointId: endpointA }),
+      createRun(deps(), await projectAccess(prisma, owner, a.projectId, "runs.manage"), {
+        pipeline: inB.pipeline,
+        endpointId: endpointA,
+      }),
     ).rejects.toThrow(`Unknown pipeline ${inB.pipeline}.`);
   });
 
+  it("finds no rubric task of another project through an access to this one, to read, export, save or delete", async () => {
+    const inB = await createRubricTask(prisma, await projectAccess(prisma, owner, b.projectId, "rubrics.manage"), {
+      definition: definition("Only in B"),
+    });
+    const manageA = await projectAccess(prisma, owner, a.projectId, "rubrics.manage");
+    await expect(getRubricTask(prisma, manageA, inB.id)).rejects.toThrow("No such rubric task.");
+    await expect(rubricTaskFile(prisma, manageA, inB.id)).rejects.toThrow("No such rubric task.");
+    await expect(saveRubricVersion(prisma, manageA, inB.id, { definition: definition("Moved") })).rejects.toThrow(
+      "No such rubric task.",
+    );
+    await expect(setRubricTaskArchived(prisma, manageA, inB.id, true)).rejects.toThrow("No such rubric task.");
+    await expect(deleteRubricTask(prisma, manageA, inB.id)).rejects.toThrow("No such rubric task.");
+    const ofB = await getRubricTask(prisma, await projectAccess(prisma, owner, b.projectId, "project.view"), inB.id);
+    expect(ofB).toMatchObject({ name: "Only in B", archived: false });
+  });
+
   it("lists a project's rubric tasks on its own pages only: task lists, pipeline names, label examples, nav", async () => {
-    const inA = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Listed A", "listed_a") });
-    const inB = await createRubricTask(prisma, owner, b.projectId, { definition: definition("Listed B", "listed_b") });
+    const inA = await createRubricTask(prisma, await projectAccess(prisma, owner, a.projectId, "rubrics.manage"), {
+      definition: definition("Listed A", "listed_a"),
+    });
+    const inB = await createRubricTask(prisma, await projectAccess(prisma, owner, b.projectId, "rubrics.manage"), {
+      definition: definition("Listed B", "listed_b"),
+    });
     const ofA = await catalogFor(prisma, a.projectId);
     const ofB = await catalogFor(prisma, b.projectId);
     const ids = (catalogue: typeof ofA) => catalogue.tasks.map((t) => t.id);
@@ -96,7 +131,7 @@ describe("rubric tasks in their project's catalogue", () => {
   });
 
   it("keeps every project's rubric ids out of the public OpenAPI document and out of another project's 400s", async () => {
-    const task = await createRubricTask(prisma, owner, b.projectId, {
+    const task = await createRubricTask(prisma, await projectAccess(prisma, owner, b.projectId, "rubrics.manage"), {
       definition: definition("Secret B", "secret_glow"),
     });
     const ofB = await catalogFor(prisma, b.projectId);
@@ -138,7 +173,9 @@ describe("rubric tasks in their project's catalogue", () => {
     });
     const olderRead = catalogFor(slowPrisma, a.projectId);
     await new Promise((resolve) => setTimeout(resolve, 200)); // its rows are read before the save
-    const saved = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Raced", "raced") });
+    const saved = await createRubricTask(prisma, await projectAccess(prisma, owner, a.projectId, "rubrics.manage"), {
+      definition: definition("Raced", "raced"),
+    });
     expect((await catalogFor(prisma, a.projectId)).findTask(saved.pipeline)).not.toBeNull();
     release();
     await olderRead;
@@ -154,11 +191,11 @@ describe("rubric tasks in their project's catalogue", () => {
     vi.resetModules();
     (await import("../app-context/app-context")).appContext();
     const pagesCatalogue = await import("../task-modules/task-catalogue");
-    const pagesRunForm = await import("../judge/run-form");
+    const pagesRunForm = await import("../judge/runs/run-form");
     await pagesCatalogue.catalogFor(prisma, a.projectId);
     expect(pagesCatalogue.catalogFor).not.toBe(catalogFor);
     // The API's copy saves; the page renders at once, and its copy reads the new task on its next call.
-    const saved = await createRubricTask(prisma, owner, a.projectId, {
+    const saved = await createRubricTask(prisma, await projectAccess(prisma, owner, a.projectId, "rubrics.manage"), {
       definition: definition("Saved by the API", "api"),
     });
     const page = await pagesCatalogue.catalogFor(prisma, a.projectId);
@@ -172,8 +209,13 @@ describe("rubric tasks in their project's catalogue", () => {
   });
 
   it("sees a saved version on the next call; a run started before keeps the version it pinned", async () => {
-    const task = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Versioned") });
-    const first = await createRun(deps(), owner, a.projectId, { pipeline: task.pipeline, endpointId: endpointA });
+    const task = await createRubricTask(prisma, await projectAccess(prisma, owner, a.projectId, "rubrics.manage"), {
+      definition: definition("Versioned"),
+    });
+    const first = await createRun(deps(), await projectAccess(prisma, owner, a.projectId, "runs.manage"), {
+      pipeline: task.pipeline,
+      endpointId: endpointA,
+    });
     const changed = {
       ...definition("Versioned"),
       criteria: [
@@ -188,17 +230,28 @@ describe("rubric tasks in their project's catalogue", () => {
         },
       ],
     };
-    expect(await saveRubricVersion(prisma, owner, task.id, { definition: changed })).toMatchObject({
+    expect(
+      await saveRubricVersion(prisma, await projectAccess(prisma, owner, a.projectId, "rubrics.manage"), task.id, {
+        definition: changed,
+      }),
+    ).toMatchObject({
       version: 2,
       created: true,
     });
-    expect(await saveRubricVersion(prisma, owner, task.id, { definition: changed })).toMatchObject({
+    expect(
+      await saveRubricVersion(prisma, await projectAccess(prisma, owner, a.projectId, "rubrics.manage"), task.id, {
+        definition: changed,
+      }),
+    ).toMatchObject({
       version: 2,
       created: false,
     });
     const target = (await catalogFor(prisma, a.projectId)).findTask(task.pipeline)!.targets[0]!;
     expect(target.scale).toEqual({ kind: "numeric", min: 0, max: 10, step: 1 });
-    const second = await createRun(deps(), owner, a.projectId, { pipeline: task.pipeline, endpointId: endpointA });
+    const second = await createRun(deps(), await projectAccess(prisma, owner, a.projectId, "runs.manage"), {
+      pipeline: task.pipeline,
+      endpointId: endpointA,
+    });
     const settings = await prisma.judgeRun.findMany({
       where: { id: { in: [first.id, second.id] } },
       select: { id: true, settings: true },
@@ -214,15 +267,33 @@ describe("rubric tasks in their project's catalogue", () => {
   });
 
   it("refuses new runs of an archived rubric task, naming it, and takes them again once restored", async () => {
-    const task = await createRubricTask(prisma, owner, a.projectId, { definition: definition("Archived one") });
-    await setRubricTaskArchived(prisma, owner, task.id, true);
+    const task = await createRubricTask(prisma, await projectAccess(prisma, owner, a.projectId, "rubrics.manage"), {
+      definition: definition("Archived one"),
+    });
+    await setRubricTaskArchived(
+      prisma,
+      await projectAccess(prisma, owner, a.projectId, "rubrics.manage"),
+      task.id,
+      true,
+    );
     expect(await formIds(a.projectId)).not.toContain(task.pipeline);
     await expect(
-      createRun(deps(), owner, a.projectId, { pipeline: task.pipeline, endpointId: endpointA }),
+      createRun(deps(), await projectAccess(prisma, owner, a.projectId, "runs.manage"), {
+        pipeline: task.pipeline,
+        endpointId: endpointA,
+      }),
     ).rejects.toThrow(/Archived one.*archived/);
-    await setRubricTaskArchived(prisma, owner, task.id, false);
+    await setRubricTaskArchived(
+      prisma,
+      await projectAccess(prisma, owner, a.projectId, "rubrics.manage"),
+      task.id,
+      false,
+    );
     await expect(
-      createRun(deps(), owner, a.projectId, { pipeline: task.pipeline, endpointId: endpointA }),
+      createRun(deps(), await projectAccess(prisma, owner, a.projectId, "runs.manage"), {
+        pipeline: task.pipeline,
+        endpointId: endpointA,
+      }),
     ).resolves.toMatchObject({ id: expect.any(String) });
   });
 });

@@ -11,10 +11,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
 import { advanceBatchRun, openAiBatchApi, type BatchRunnerDeps } from "../judge/batch/batch-runner";
-import { createEndpoint, endpointConfigForRun } from "../judge/endpoints";
-import { createRunSchema } from "../judge/endpoints.validation";
+import { createEndpoint, endpointConfigForRun } from "../judge/endpoints/endpoints";
+import { createRunSchema } from "../judge/runs/run-input.validation";
 import { judgeVideo } from "../judge/engine/judge-video";
-import { createRun, getRunStatus } from "../judge/runs";
+import { createRun, getRunStatus } from "../judge/runs/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { getStorage } from "../storage/storage";
 
@@ -25,6 +25,8 @@ import { rubricMetricId, rubricTargetId } from "./rubric-declaration";
 import type { RubricDefinitionInput } from "./rubric-definition";
 import { createRubricTask } from "./rubric-tasks";
 import { builtInCatalogue, catalogFor } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
+import { accessOfRun } from "../../testkit/testing/record-access";
 
 const DEFINITION: RubricDefinitionInput = {
   name: "Defects (batch)",
@@ -74,7 +76,7 @@ function picture(width: number, height: number, shade: number): Buffer {
 
 async function endpoint(projectId: string, model: string, supportsBatchApi: boolean) {
   return (
-    await createEndpoint(prisma, owner, projectId, {
+    await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
       name: `${model} ${supportsBatchApi ? "batch" : "online"}`,
       baseUrl: stub.baseURL,
       model,
@@ -145,29 +147,29 @@ describe("a rubric task in batch mode", () => {
         select: { storageKey: true },
       });
       for (const [i, frame] of frames.entries()) await storage.put(frame.storageKey, picture(320, 180, (i * 37) % 256));
-      const task = await createRubricTask(prisma, owner, projectId, { definition: DEFINITION });
+      const task = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
+        definition: DEFINITION,
+      });
       const physics = rubricTargetId(task.key, "physics");
       const garbled = rubricTargetId(task.key, "garbled");
 
       // Different model names: the cache key has the model, the stub's rubric answers do not.
       const online = await createRun(
         { prisma, queue: inlineJudgeQueue(judgeDeps), pipelines: builtInCatalogue().pipelines },
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "runs.manage"),
         createRunSchema(await catalogFor(prisma, projectId)).parse({
           pipeline: task.pipeline,
           endpointId: await endpoint(projectId, "stub-online", false),
         }),
       );
-      expect((await getRunStatus(prisma, owner, online.id)).status).toBe("done");
+      expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, online.id), online.id)).status).toBe("done");
       const onlineRequests = stub.requests.length;
       expect(onlineRequests).toBe(VIDEOS * KEY_FRAMES);
 
       const driver = batchDriver();
       const run = await createRun(
         { prisma, queue: driver.queue, pipelines: builtInCatalogue().pipelines },
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "runs.manage"),
         createRunSchema(await catalogFor(prisma, projectId)).parse({
           pipeline: task.pipeline,
           endpointId: await endpoint(projectId, "stub-batch", true),
@@ -238,8 +240,8 @@ describe("a rubric task in batch mode", () => {
       }
       // Batch lines are billed at half the online price.
       const [batchStatus, onlineStatus] = await Promise.all([
-        getRunStatus(prisma, owner, run.id),
-        getRunStatus(prisma, owner, online.id),
+        getRunStatus(prisma, await accessOfRun(prisma, owner, run.id), run.id),
+        getRunStatus(prisma, await accessOfRun(prisma, owner, online.id), online.id),
       ]);
       expect(batchStatus.costUsd).toBeCloseTo(onlineStatus.costUsd! / 2, 10);
       expect(batchStatus.costUsd).toBeGreaterThan(0);

@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { createRun, getRunStatus } from "../judge/runs";
+import { createRun, getRunStatus } from "../judge/runs/runs";
 import type { InputMode } from "../judge/input-modes";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { makeUser } from "../../testkit/testing/fixtures";
@@ -17,6 +17,8 @@ import { callDefinition, RUBRIC_STEP, rubricCalls } from "./rubric-calls";
 import { rubricTaskDeclaration, rubricTargetId } from "./rubric-declaration";
 import { rubricDefinitionSchema, type RubricDefinitionInput } from "./rubric-definition";
 import { createRubricTask } from "./rubric-tasks";
+import { projectAccess } from "../authz/permissions";
+import { accessOfRun } from "../../testkit/testing/record-access";
 
 const criterion = (id: string, input?: "images" | "video") => ({
   id,
@@ -112,8 +114,14 @@ describe("a rubric's calls", () => {
     const run = async (taskPipeline: string, inputMode: InputMode) => {
       stub.reset();
       const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines };
-      const created = await createRun(deps, owner, projectId, { pipeline: taskPipeline, endpointId, inputMode });
-      expect((await getRunStatus(prisma, owner, created.id)).status).toBe("done");
+      const created = await createRun(deps, await projectAccess(prisma, owner, projectId, "runs.manage"), {
+        pipeline: taskPipeline,
+        endpointId,
+        inputMode,
+      });
+      expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, created.id), created.id)).status).toBe(
+        "done",
+      );
       const scores = await prisma.score.findMany({
         where: { runId: created.id },
         select: { stepId: true, category: true },
@@ -132,7 +140,7 @@ describe("a rubric's calls", () => {
     };
 
     it("sends the video criteria as one video part and the stills criteria as images, in two calls", async () => {
-      const task = await createRubricTask(prisma, owner, projectId, {
+      const task = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
         definition: definition([criterion("motion"), criterion("hands", "images")], "Mixed against the stub"),
       });
       const key = Number(task.pipeline.replace("rubric_", ""));

@@ -15,9 +15,11 @@ import { adjudicationQuerySchema, adjudicationQueue, setGold } from "../adjudica
 import type { Actor } from "../auth/actor";
 import { compareSetupsQuerySchema } from "../calibration/calibration.validation";
 import { compareSetupsReport } from "../calibration/compare-setups-load";
+import { queueAccess } from "@/testkit/testing/queue-access";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
-import { createEndpoint } from "../judge/endpoints";
-import { createRun, getRunStatus } from "../judge/runs";
+import { createEndpoint } from "../judge/endpoints/endpoints";
+import { createRun, getRunStatus } from "../judge/runs/runs";
 import { importGenericLabels } from "../label-sets/label-sets";
 import { labelSetReviewerId } from "../label-sets/label-set-reviewer";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
@@ -36,6 +38,7 @@ import { rubricMetricId, rubricTargetId } from "./rubric-declaration";
 import type { RubricDefinitionInput } from "./rubric-definition";
 import { createRubricTask, saveRubricVersion } from "./rubric-tasks";
 import { builtInCatalogue, catalogFor } from "../task-modules/task-catalogue";
+import { accessOfRun } from "../../testkit/testing/record-access";
 
 const LOOK: RubricDefinitionInput = {
   name: "Look",
@@ -171,8 +174,12 @@ beforeAll(async () => {
   }));
   videoIds.sort();
   for (const reviewer of [ann, bob])
-    await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
-  const endpoint = await createEndpoint(prisma, owner, projectId, {
+    await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+      projectId,
+      email: reviewer.email,
+      role: "reviewer",
+    });
+  const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
     name: "stub",
     baseUrl: stub.baseURL,
     model: "stub-vision",
@@ -189,9 +196,14 @@ beforeAll(async () => {
   endpointId = endpoint.id;
   const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines };
   const runOf = async (definition: RubricDefinitionInput) => {
-    const created = await createRubricTask(prisma, owner, projectId, { definition });
-    const run = await createRun(deps, owner, projectId, { pipeline: created.pipeline, endpointId: endpoint.id });
-    expect((await getRunStatus(prisma, owner, run.id)).status).toBe("done");
+    const created = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
+      definition,
+    });
+    const run = await createRun(deps, await projectAccess(prisma, owner, projectId, "runs.manage"), {
+      pipeline: created.pipeline,
+      endpointId: endpoint.id,
+    });
+    expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, run.id), run.id)).status).toBe("done");
     return { id: created.id, key: created.key, pipeline: created.pipeline, runId: run.id };
   };
   look = await runOf(LOOK);
@@ -226,8 +238,7 @@ describe("a rubric task downstream of its declaration", () => {
       (
         await browseVideos(
           prisma,
-          owner,
-          projectId,
+          await projectAccess(prisma, owner, projectId, "project.view"),
           videoListQuerySchema(await catalogFor(prisma, projectId)).parse({ runId: look.runId, ...query }),
         )
       ).videos;
@@ -269,8 +280,7 @@ describe("a rubric task downstream of its declaration", () => {
     const physics = (
       await browseVideos(
         prisma,
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "project.view"),
         videoListQuerySchema(await catalogFor(prisma, projectId)).parse({ runId: defects.runId }),
       )
     ).videos;
@@ -279,7 +289,7 @@ describe("a rubric task downstream of its declaration", () => {
   });
 
   it("a blind full queue withholds the judge's values until the reviewer submits, and saves each criterion's judgment", async () => {
-    const queue = await createQueue(prisma, owner, projectId, {
+    const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "Look, blind",
       runId: look.runId,
       filter: {},
@@ -293,8 +303,17 @@ describe("a rubric task downstream of its declaration", () => {
       [bob, HUMAN.bob],
     ] as const) {
       for (let n = 0; n < VIDEOS; n++) {
-        const { itemId } = await nextItem(prisma, reviewer, queue.id);
-        const item = await getQueueItem(prisma, reviewer, queue.id, itemId!);
+        const { itemId } = await nextItem(
+          prisma,
+          await queueAccess(prisma, reviewer, queue.id, "scores.review"),
+          queue.id,
+        );
+        const item = await getQueueItem(
+          prisma,
+          await queueAccess(prisma, reviewer, queue.id, "scores.review"),
+          queue.id,
+          itemId!,
+        );
         const i = videoIds.indexOf(item.video.id);
         expect(item.blind).toBe(true);
         expect(item).not.toHaveProperty("metrics");
@@ -308,18 +327,29 @@ describe("a rubric task downstream of its declaration", () => {
           target: item.targets.find((t) => t.category === lookTarget(criterion))!.key,
           value: values[criterion][i]!,
         }));
-        expect(await submitItem(prisma, reviewer, queue.id, itemId!, { judgments })).toMatchObject({
+        expect(
+          await submitItem(prisma, await queueAccess(prisma, reviewer, queue.id, "scores.review"), queue.id, itemId!, {
+            judgments,
+          }),
+        ).toMatchObject({
           status: "done",
           counted: true,
         });
         // Submitted, the item shows the judge's values.
-        const after = await getQueueItem(prisma, reviewer, queue.id, itemId!);
+        const after = await getQueueItem(
+          prisma,
+          await queueAccess(prisma, reviewer, queue.id, "scores.review"),
+          queue.id,
+          itemId!,
+        );
         expect(after.blind).toBe(false);
         expect(after.targets.map((t) => t.judge)).toEqual(
           ["quality", "motion", "watermark"].map((c) => lookValue[lookMetric(c)]![item.video.id]),
         );
       }
-      expect((await nextItem(prisma, reviewer, queue.id)).itemId).toBeNull();
+      expect(
+        (await nextItem(prisma, await queueAccess(prisma, reviewer, queue.id, "scores.review"), queue.id)).itemId,
+      ).toBeNull();
     }
     const saved = await prisma.humanJudgment.findMany({ where: { projectId, task: look.pipeline } });
     expect(saved).toHaveLength(2 * 3 * VIDEOS);
@@ -337,7 +367,7 @@ describe("a rubric task downstream of its declaration", () => {
 
   it("a presence-first queue asks whether the criterion's defect is present, then values where present", async () => {
     const physics = rubricTargetId(defects.key, "physics");
-    const queue = await createQueue(prisma, owner, projectId, {
+    const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "Defects, presence",
       runId: defects.runId,
       filter: {},
@@ -345,8 +375,13 @@ describe("a rubric task downstream of its declaration", () => {
       mode: "presence",
     });
     for (let n = 0; n < VIDEOS; n++) {
-      const { itemId } = await nextItem(prisma, ann, queue.id);
-      const item = await getQueueItem(prisma, ann, queue.id, itemId!);
+      const { itemId } = await nextItem(prisma, await queueAccess(prisma, ann, queue.id, "scores.review"), queue.id);
+      const item = await getQueueItem(
+        prisma,
+        await queueAccess(prisma, ann, queue.id, "scores.review"),
+        queue.id,
+        itemId!,
+      );
       const id = item.video.id;
       const i = videoIds.indexOf(id);
       const judgePresent = Math.max(...physicsScores[id]!) >= 4;
@@ -359,7 +394,7 @@ describe("a rubric task downstream of its declaration", () => {
         present || judgePresent
           ? item.targets.map((t, scope) => ({ target: t.key, value: present ? ANN_PHYSICS[scope]! : 0 }))
           : [];
-      await submitItem(prisma, ann, queue.id, itemId!, {
+      await submitItem(prisma, await queueAccess(prisma, ann, queue.id, "scores.review"), queue.id, itemId!, {
         presence: [{ category: physics, value: present }],
         judgments,
       });
@@ -428,8 +463,7 @@ describe("a rubric task downstream of its declaration", () => {
     for (const { criterion, level, other, positive } of cases) {
       const report = await projectAgreement(
         prisma,
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "export.read"),
         agreementQuerySchema(await catalogFor(prisma, projectId)).parse({
           runId: look.runId,
           category: lookTarget(criterion),
@@ -464,8 +498,7 @@ describe("a rubric task downstream of its declaration", () => {
     // the reviewers' consensus (interval and ordinal: the median of two, their mean; nominal: a tie has none).
     const all = await projectAgreement(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       agreementQuerySchema(await catalogFor(prisma, projectId)).parse({ runId: look.runId }),
     );
     for (const { criterion, level } of cases) {
@@ -487,8 +520,7 @@ describe("a rubric task downstream of its declaration", () => {
     // The gold value of motion on v3 is what the judge is compared with under truth=gold.
     const gold = await projectAgreement(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       agreementQuerySchema(await catalogFor(prisma, projectId)).parse({
         runId: look.runId,
         category: lookTarget("motion"),
@@ -504,8 +536,7 @@ describe("a rubric task downstream of its declaration", () => {
   it("the agreement report's presence sweep compares the reviewer's presence with the judge's (max over clusters ≥ t)", async () => {
     const report = await projectAgreement(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       agreementQuerySchema(await catalogFor(prisma, projectId)).parse({ runId: defects.runId }),
     );
     const presence = report.presence.find((p) => p.taskId === defects.pipeline)!;
@@ -536,7 +567,7 @@ describe("a rubric task downstream of its declaration", () => {
       rows.push(`"${pathOf.get(id)}",lab,${rubricTargetId(defects.key, "physics")},${LAB.physicsPresent[i]}`);
     });
     rows.push(`"${pathOf.get(videoIds[0]!)}",lab,${lookTarget("quality")},9`);
-    const imported = await importGenericLabels(prisma, owner, projectId, {
+    const imported = await importGenericLabels(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
       file: new TextEncoder().encode(rows.join("\n") + "\n"),
       fileName: "lab.csv",
       name: "Lab",
@@ -556,8 +587,7 @@ describe("a rubric task downstream of its declaration", () => {
 
     const quality = await projectAgreement(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       agreementQuerySchema(await catalogFor(prisma, projectId)).parse({
         runId: look.runId,
         category: lookTarget("quality"),
@@ -573,8 +603,7 @@ describe("a rubric task downstream of its declaration", () => {
 
     const presence = await projectAgreement(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       agreementQuerySchema(await catalogFor(prisma, projectId)).parse({ runId: defects.runId }),
     );
     const curve = presence.presence.find((p) => p.taskId === defects.pipeline)!.curves.find((c) => c.human === lab)!;
@@ -592,8 +621,7 @@ describe("a rubric task downstream of its declaration", () => {
   it("the export writes each criterion's rows with the judge's and the reviewers' values", async () => {
     const { stream } = await projectExport(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       exportQuerySchema(await catalogFor(prisma, projectId)).parse({ runId: look.runId, format: "jsonl" }),
     );
     const rows = (await readAll(stream))
@@ -628,8 +656,7 @@ describe("a rubric task downstream of its declaration", () => {
       (
         await projectExport(
           prisma,
-          owner,
-          projectId,
+          await projectAccess(prisma, owner, projectId, "export.read"),
           exportQuerySchema(await catalogFor(prisma, projectId)).parse({ runId: look.runId, format: "csv" }),
         )
       ).stream,
@@ -640,16 +667,15 @@ describe("a rubric task downstream of its declaration", () => {
   });
 
   it("compare setups takes two runs of the rubric task (two versions of its prompt), on a criterion, against the label set or the reviewers", async () => {
-    await saveRubricVersion(prisma, owner, look.id, {
+    await saveRubricVersion(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), look.id, {
       definition: { ...LOOK, prompt: `Look closely. ${LOOK.prompt}` },
     });
     const second = await createRun(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: look.pipeline, endpointId },
     );
-    expect((await getRunStatus(prisma, owner, second.id)).status).toBe("done");
+    expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, second.id), second.id)).status).toBe("done");
     const secondQuality = new Map(
       (await prisma.score.findMany({ where: { runId: second.id, category: lookTarget("quality") } })).map((s) => [
         s.videoId,
@@ -662,8 +688,7 @@ describe("a rubric task downstream of its declaration", () => {
 
     const report = await compareSetupsReport(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       query({ labelSetId, target: lookTarget("quality") }),
     );
     expect(report.compared).toEqual({
@@ -690,8 +715,7 @@ describe("a rubric task downstream of its declaration", () => {
     // Against the reviewers' consensus on the boolean criterion: their ties (v3, v5) have no consensus.
     const consensus = await compareSetupsReport(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       query({ reference: "consensus", target: lookTarget("watermark") }),
     );
     expect(consensus.comparison.videoIds).toEqual(
@@ -699,27 +723,29 @@ describe("a rubric task downstream of its declaration", () => {
     );
 
     // Without a target the task has no verdict to fall back on: the error names the targets it can compare on.
-    await expect(compareSetupsReport(prisma, owner, projectId, query({ labelSetId }))).rejects.toThrow(
-      new RegExp(`${lookTarget("quality")}, ${lookTarget("motion")}, ${lookTarget("watermark")}`),
-    );
+    await expect(
+      compareSetupsReport(prisma, await projectAccess(prisma, owner, projectId, "export.read"), query({ labelSetId })),
+    ).rejects.toThrow(new RegExp(`${lookTarget("quality")}, ${lookTarget("motion")}, ${lookTarget("watermark")}`));
     // Runs of two tasks are not setups of one judge.
     await expect(
-      compareSetupsReport(prisma, owner, projectId, query({ runIds: `${look.runId},${defects.runId}`, labelSetId })),
+      compareSetupsReport(
+        prisma,
+        await projectAccess(prisma, owner, projectId, "export.read"),
+        query({ runIds: `${look.runId},${defects.runId}`, labelSetId }),
+      ),
     ).rejects.toThrow(/runs of one task/);
     // The per-cluster criterion compares on its presence (highest cluster score ≥ 4), against the lab's presence labels.
-    await saveRubricVersion(prisma, owner, defects.id, {
+    await saveRubricVersion(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), defects.id, {
       definition: { ...DEFECTS, prompt: `Look closely. ${DEFECTS.prompt}` },
     });
     const secondDefects = await createRun(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: defects.pipeline, endpointId },
     );
     const presence = await compareSetupsReport(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       query({
         runIds: `${defects.runId},${secondDefects.id}`,
         labelSetId,

@@ -1,5 +1,5 @@
 /** A rubric task's version as a file to share (YAML, lib/rubrics/rubric-file.ts), with a file name safe in any header. */
-import type { Actor } from "../auth/actor";
+import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { RubricDefinition } from "./rubric-definition";
@@ -18,11 +18,11 @@ export interface RubricTaskFile {
 /** One version of a rubric task (the latest when `version` is absent) as a YAML file; any member may export it. */
 export async function rubricTaskFile(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess,
   rubricTaskId: string,
   version?: number,
 ): Promise<RubricTaskFile> {
-  const task = await requireRubricTask(prisma, actor, rubricTaskId, "project.view");
+  const task = await requireRubricTask(prisma, access, rubricTaskId);
   const row = await prisma.rubricVersion.findFirst({
     where: { rubricTaskId, ...(version === undefined ? {} : { number: version }) },
     orderBy: { number: "desc" },

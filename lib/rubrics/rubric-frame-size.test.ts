@@ -7,10 +7,10 @@ import jpeg from "jpeg-js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { createEndpoint } from "../judge/endpoints";
-import { scaleJpegToLongestSide } from "../judge/frame-resize";
-import { clientForEndpoint, type ChatRequest } from "../judge/llm-client";
-import { createRun, getRunStatus } from "../judge/runs";
+import { createEndpoint } from "../judge/endpoints/endpoints";
+import { scaleJpegToLongestSide } from "../judge/media/frame-resize";
+import { clientForEndpoint, type ChatRequest } from "../judge/calls/llm-client";
+import { createRun, getRunStatus } from "../judge/runs/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { getStorage } from "../storage/storage";
 
@@ -21,6 +21,8 @@ import { rubricDefinitionSchema, type RubricDefinitionInput } from "./rubric-def
 import { previewRubric } from "./preview-rubric";
 import { createRubricTask, saveRubricVersion } from "./rubric-tasks";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
+import { accessOfRun } from "../../testkit/testing/record-access";
 
 /** A 320×180 test picture: a gradient, so scaling has something to average. */
 function picture(width: number, height: number): Buffer {
@@ -96,7 +98,7 @@ describe("a rubric's frame size for key frames and clusters", () => {
     });
     for (const frame of frames) await storage.put(frame.storageKey, picture(320, 180));
     endpointId = (
-      await createEndpoint(prisma, owner, projectId, {
+      await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
         name: "stub",
         baseUrl: stub.baseURL,
         model: "stub-vision",
@@ -116,8 +118,11 @@ describe("a rubric's frame size for key frames and clusters", () => {
 
   const run = async (pipeline: string) => {
     sent.length = 0;
-    const created = await createRun(deps(), owner, projectId, { pipeline, endpointId });
-    expect((await getRunStatus(prisma, owner, created.id)).status).toBe("done");
+    const created = await createRun(deps(), await projectAccess(prisma, owner, projectId, "runs.manage"), {
+      pipeline,
+      endpointId,
+    });
+    expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, created.id), created.id)).status).toBe("done");
     return created.id;
   };
 
@@ -129,13 +134,15 @@ describe("a rubric's frame size for key frames and clusters", () => {
   });
 
   it("sends each cluster's frames at the size, and asks again (no cache hit) when only the size changes", async () => {
-    const task = await createRubricTask(prisma, owner, projectId, { definition: definition({ mode: "each_cluster" }) });
+    const task = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
+      definition: definition({ mode: "each_cluster" }),
+    });
     await run(task.pipeline);
     // 2 videos × 2 clusters of 3 frames, at their stored size.
     expect(sent).toHaveLength(4);
     expect(sent.flat().map(sizeOf)).toEqual(Array.from({ length: 12 }, () => [320, 180]));
 
-    await saveRubricVersion(prisma, owner, task.id, {
+    await saveRubricVersion(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), task.id, {
       definition: definition({ mode: "each_cluster", longestSide: 128 }),
     });
     const sized = await run(task.pipeline);
@@ -145,7 +152,7 @@ describe("a rubric's frame size for key frames and clusters", () => {
 
     // A preview sends the very request a run sends: the same size, so the same cache key (answered from the cache).
     const sizedDefinition = definition({ mode: "each_cluster", longestSide: 128 });
-    const cached = await previewRubric(prisma, owner, projectId, {
+    const cached = await previewRubric(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
       definition: sizedDefinition,
       videoId: videoIds[0]!,
       endpointId,
@@ -157,8 +164,7 @@ describe("a rubric's frame size for key frames and clusters", () => {
     const client = clientForEndpoint({ baseUrl: stub.baseURL, apiKey: null });
     const preview = await previewRubric(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "rubrics.manage"),
       {
         definition: definition({ mode: "each_cluster", longestSide: 90 }),
         videoId: videoIds[0]!,
@@ -183,14 +189,14 @@ describe("a rubric's frame size for key frames and clusters", () => {
   });
 
   it("sends every key frame in one call at the size, and each key frame on its own", async () => {
-    const all = await createRubricTask(prisma, owner, projectId, {
+    const all = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
       definition: definition({ mode: "key_frames", longestSide: 100 }),
     });
     await run(all.pipeline);
     expect(sent.map((images) => images.length)).toEqual([2, 2]);
     expect(sent.flat().map(sizeOf)).toEqual(Array.from({ length: 4 }, () => [100, 56]));
 
-    const each = await createRubricTask(prisma, owner, projectId, {
+    const each = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
       definition: definition({ mode: "each_key_frame", longestSide: 200 }),
     });
     await run(each.pipeline);

@@ -6,10 +6,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { createEndpoint } from "../judge/endpoints";
-import { createRun, getRunStatus } from "../judge/runs";
+import { createEndpoint } from "../judge/endpoints/endpoints";
+import { createRun, getRunStatus } from "../judge/runs/runs";
 import { planRequestMedia } from "../judge/input-modes/plan-request-media";
-import type { FrameRef } from "../judge/engine/pipeline";
+import type { FrameRef } from "../task-modules/pipeline-types";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { makeUser } from "../../testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
@@ -18,6 +18,8 @@ import { rubricDefinitionSchema, type RubricDefinitionInput } from "./rubric-def
 import { rubricScopeInput } from "./rubric-pipeline";
 import { createRubricTask } from "./rubric-tasks";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
+import { accessOfRun } from "../../testkit/testing/record-access";
 
 const definition = (frames: RubricDefinitionInput["frames"]): RubricDefinitionInput => ({
   name: `Mode ${JSON.stringify(frames)}`,
@@ -90,7 +92,7 @@ describe("a rubric scope's frames in a video run", () => {
         name: "Rubric modes",
       }));
       endpointId = (
-        await createEndpoint(prisma, owner, projectId, {
+        await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
           name: "stub",
           baseUrl: stub.baseURL,
           model: "stub-vision",
@@ -110,14 +112,18 @@ describe("a rubric scope's frames in a video run", () => {
 
     const run = async (frames: RubricDefinitionInput["frames"]) => {
       stub.reset();
-      const task = await createRubricTask(prisma, owner, projectId, { definition: definition(frames) });
+      const task = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
+        definition: definition(frames),
+      });
       const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines };
-      const created = await createRun(deps, owner, projectId, {
+      const created = await createRun(deps, await projectAccess(prisma, owner, projectId, "runs.manage"), {
         pipeline: task.pipeline,
         endpointId,
         inputMode: "video-frames",
       });
-      expect((await getRunStatus(prisma, owner, created.id)).status).toBe("done");
+      expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, created.id), created.id)).status).toBe(
+        "done",
+      );
       return stub.requests.map((r) => r.videos.map((v) => [v.form, v.frames]));
     };
 

@@ -21,6 +21,7 @@ import type { RubricDefinitionInput } from "./rubric-definition";
 import { importRubricItems } from "./rubric-item-sets";
 import { createRubricTask } from "./rubric-tasks";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 const VIDEOS = 8;
 const ITEMS_PER_VIDEO = 2;
@@ -57,7 +58,9 @@ beforeAll(async () => {
       select: { relativePath: true },
     })
   ).map((v) => v.relativePath);
-  task = await createRubricTask(prisma, owner, projectId, { definition: RUBRIC });
+  task = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
+    definition: RUBRIC,
+  });
   const lines = paths.flatMap((path, v) =>
     Array.from({ length: ITEMS_PER_VIDEO }, (_, j) =>
       JSON.stringify({ id: `c${v}-${j}`, video: path, text: `A ball rolls down ramp ${v}, take ${j}.` }),
@@ -65,7 +68,7 @@ beforeAll(async () => {
   );
   const stored = await importRubricItems(
     prisma,
-    owner,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
     task.id,
     { fileName: "captions.jsonl", bytes: new TextEncoder().encode(lines.join("\n")) },
     { name: "Captions" },
@@ -78,8 +81,7 @@ beforeAll(async () => {
   const target = rubricTargetId(task.key, "fluent");
   const set = await createLabelSet(
     prisma,
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
     { name: "Fluency", format: "generic", fileName: "fluency.csv", sha256: "7".repeat(64), citation: "" },
     items.map((item) => {
       const [v, j] = item.externalId.slice(1).split("-").map(Number);
@@ -114,8 +116,8 @@ describe("aligning a rubric criterion judged per item", () => {
     expect((await labels.labels(await labels.labelledVideoIds())).size).toBe(itemCount);
     const report = await alignRubricJudge(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines, labels },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "rubrics.manage"),
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       {
         rubricTaskId: task.id,
         criterionId: "fluent",
@@ -144,8 +146,7 @@ describe("aligning a rubric criterion judged per item", () => {
     const started = await startAlignment(
       prisma,
       { enqueue: async () => {} },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "rubrics.manage"),
       {
         rubricTaskId: task.id,
         criterionId: "fluent",
@@ -165,7 +166,7 @@ describe("aligning a rubric criterion judged per item", () => {
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
       started.id,
     );
-    const done = await getAlignment(prisma, owner, projectId, started.id);
+    const done = await getAlignment(prisma, await projectAccess(prisma, owner, projectId, "project.view"), started.id);
     expect(done.error).toBeNull();
     expect(done.status).toBe("done");
     const report = done.report as AlignmentReport;

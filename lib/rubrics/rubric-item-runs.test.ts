@@ -12,12 +12,14 @@ import { agreementQuerySchema, exportQuerySchema } from "../agreement/report-fil
 import type { Actor } from "../auth/actor";
 import { compareSetupsQuerySchema } from "../calibration/calibration.validation";
 import { compareSetupsReport, compareTargetChoices } from "../calibration/compare-setups-load";
+import { queueAccess } from "@/testkit/testing/queue-access";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import { parseCsvTable } from "../import/csv";
-import { createEndpoint } from "../judge/endpoints";
+import { createEndpoint } from "../judge/endpoints/endpoints";
 import { labelSetReviewerId } from "../label-sets/label-set-reviewer";
 import { importGenericLabels } from "../label-sets/label-sets";
-import { createRun, getRunStatus } from "../judge/runs";
+import { createRun, getRunStatus } from "../judge/runs/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { addMember } from "../projects/projects";
 import { createQueue } from "../queues/create-queue";
@@ -38,6 +40,7 @@ import { rubricItemValues, rubricItemValuesQuerySchema } from "./rubric-item-val
 import { previewRubric } from "./preview-rubric";
 import { createRubricTask, saveRubricVersion } from "./rubric-tasks";
 import { builtInCatalogue, catalogFor } from "../task-modules/task-catalogue";
+import { accessOfRun } from "../../testkit/testing/record-access";
 
 const CAPTIONS: RubricDefinitionInput = {
   name: "Caption quality",
@@ -144,8 +147,12 @@ beforeAll(async () => {
     })
   ).map((v) => v.relativePath);
   for (const reviewer of [ann, bob])
-    await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
-  const endpoint = await createEndpoint(prisma, owner, projectId, {
+    await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+      projectId,
+      email: reviewer.email,
+      role: "reviewer",
+    });
+  const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
     name: "stub",
     baseUrl: stub.baseURL,
     model: "stub-vision",
@@ -160,7 +167,9 @@ beforeAll(async () => {
     pricePer1kOutput: null,
   });
   endpointId = endpoint.id;
-  task = await createRubricTask(prisma, owner, projectId, { definition: CAPTIONS });
+  task = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
+    definition: CAPTIONS,
+  });
   const file = ITEMS.map((item) =>
     JSON.stringify({ id: item.id, video: paths[item.video], text: item.text, reference: item.reference }),
   ).join("\n");
@@ -168,7 +177,7 @@ beforeAll(async () => {
   const good = ITEMS.filter((item) => item.text);
   const stored = await importRubricItems(
     prisma,
-    owner,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
     task.id,
     {
       fileName: "captions.jsonl",
@@ -183,7 +192,13 @@ beforeAll(async () => {
     { name: "Captions" },
   );
   await expect(
-    importRubricItems(prisma, owner, task.id, { fileName: "all.jsonl", bytes: new TextEncoder().encode(file) }, {}),
+    importRubricItems(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      task.id,
+      { fileName: "all.jsonl", bytes: new TextEncoder().encode(file) },
+      {},
+    ),
   ).rejects.toMatchObject({
     status: 422,
     details: { errors: [{ line: 6, message: "text: the caption is required" }] },
@@ -212,14 +227,14 @@ beforeAll(async () => {
     itemIds[item.externalId] = item.id;
 
   const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines };
-  const run = await createRun(deps, owner, projectId, {
+  const run = await createRun(deps, await projectAccess(prisma, owner, projectId, "runs.manage"), {
     pipeline: task.pipeline,
     endpointId: endpoint.id,
     itemSetId: stored.set.id!,
   });
   expect(run).toMatchObject({ videos: 3, items: ITEMS.length });
   runId = run.id;
-  expect((await getRunStatus(prisma, owner, runId)).status).toBe("done");
+  expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, runId), runId)).status).toBe("done");
   for (const score of await prisma.score.findMany({ where: { runId } }))
     (judge[score.category] ??= {})[score.itemId!] = score.value;
 });
@@ -277,8 +292,7 @@ describe("a run of a rubric task over items", () => {
     // The stub answers from the prompt and the images: the same run again gives the same values.
     const again = await createRun(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       {
         pipeline: task.pipeline,
         endpointId: (await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId } })).endpointId,
@@ -301,7 +315,7 @@ describe("previewing a rubric over items", () => {
       where: { projectId, relativePath: paths[first.video] },
       select: { id: true },
     });
-    const preview = await previewRubric(prisma, owner, projectId, {
+    const preview = await previewRubric(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
       definition: CAPTIONS,
       videoId: video.id,
       endpointId,
@@ -315,10 +329,15 @@ describe("previewing a rubric over items", () => {
       Object.fromEntries(CRITERIA.map((c) => [c, judge[target(c)]![itemIds[first.id]!]])),
     );
     await expect(
-      previewRubric(prisma, owner, projectId, { definition: CAPTIONS, videoId: video.id, endpointId, scopeIndex: 0 }),
+      previewRubric(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
+        definition: CAPTIONS,
+        videoId: video.id,
+        endpointId,
+        scopeIndex: 0,
+      }),
     ).rejects.toThrow("item: this rubric judges items");
     await expect(
-      previewRubric(prisma, owner, projectId, {
+      previewRubric(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
         definition: CAPTIONS,
         videoId: video.id,
         endpointId,
@@ -333,20 +352,29 @@ describe("reviewing a rubric run's items, and agreement over them", () => {
   it("a blind queue holds one item per judged item, shows its fields and its video's frames, withholds the judge until the reviewer is done, and saves each criterion", async () => {
     // The new-queue form offers the task's scope for this run in its own project only.
     expect(
-      (await itemQueueTypeForms(prisma, owner, projectId)).find((s) => s.id === rubricItemQueueTypeId(task.key)),
+      (await itemQueueTypeForms(prisma, await projectAccess(prisma, owner, projectId, "project.view"))).find(
+        (s) => s.id === rubricItemQueueTypeId(task.key),
+      ),
     ).toMatchObject({ reviews: rubricItemKind(task.key) });
     const other = await projectWithFramedVideos(prisma, owner, {
       videoCount: 1,
       keyFrames: 1,
       name: "Another project",
     });
-    expect((await itemQueueTypeForms(prisma, owner, other.projectId)).map((s) => s.id)).not.toContain(
-      rubricItemQueueTypeId(task.key),
-    );
+    expect(
+      (await itemQueueTypeForms(prisma, await projectAccess(prisma, owner, other.projectId, "project.view"))).map(
+        (s) => s.id,
+      ),
+    ).not.toContain(rubricItemQueueTypeId(task.key));
     await expect(
-      createQueue(prisma, owner, projectId, { name: "wrong scope", runId, filter: {}, scope: "scores" }),
+      createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
+        name: "wrong scope",
+        runId,
+        filter: {},
+        scope: "scores",
+      }),
     ).rejects.toThrow(`choose the scope "${rubricItemQueueTypeId(task.key)}"`);
-    const queue = await createQueue(prisma, owner, projectId, {
+    const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "Captions, blind",
       runId,
       filter: {},
@@ -361,8 +389,17 @@ describe("reviewing a rubric run's items, and agreement over them", () => {
     ] as const) {
       const reviewed: { itemId: string; i: number }[] = [];
       for (let n = 0; n < JUDGED.length; n++) {
-        const { itemId } = await nextItem(prisma, reviewer, queue.id);
-        const item = await getQueueItem(prisma, reviewer, queue.id, itemId!);
+        const { itemId } = await nextItem(
+          prisma,
+          await queueAccess(prisma, reviewer, queue.id, "scores.review"),
+          queue.id,
+        );
+        const item = await getQueueItem(
+          prisma,
+          await queueAccess(prisma, reviewer, queue.id, "scores.review"),
+          queue.id,
+          itemId!,
+        );
         const subject = (
           item as unknown as {
             rubricItem: { externalId: string; fields: { id: string; label: string; value: string }[] };
@@ -386,17 +423,28 @@ describe("reviewing a rubric run's items, and agreement over them", () => {
           target: item.targets.find((t) => t.category === target(criterion))!.key,
           value: values[criterion][i]!,
         }));
-        expect(await submitItem(prisma, reviewer, queue.id, itemId!, { judgments })).toMatchObject({
+        expect(
+          await submitItem(prisma, await queueAccess(prisma, reviewer, queue.id, "scores.review"), queue.id, itemId!, {
+            judgments,
+          }),
+        ).toMatchObject({
           status: "done",
           counted: true,
         });
         reviewed.push({ itemId: itemId!, i });
       }
-      expect((await nextItem(prisma, reviewer, queue.id)).itemId).toBeNull();
+      expect(
+        (await nextItem(prisma, await queueAccess(prisma, reviewer, queue.id, "scores.review"), queue.id)).itemId,
+      ).toBeNull();
       expect(reviewed.map((r) => r.i).sort()).toEqual(JUDGED.map((_, i) => i));
       // A reviewer stays blind to a video while one of its items waits for them; done, they see the judge's values.
       for (const { itemId, i } of reviewed) {
-        const after = await getQueueItem(prisma, reviewer, queue.id, itemId);
+        const after = await getQueueItem(
+          prisma,
+          await queueAccess(prisma, reviewer, queue.id, "scores.review"),
+          queue.id,
+          itemId,
+        );
         expect(after.blind).toBe(false);
         expect(after.targets.map((t) => t.judge)).toEqual(
           CRITERIA.map((c) => judge[target(c)]![itemIds[JUDGED[i]!.id]!]),
@@ -417,8 +465,7 @@ describe("reviewing a rubric run's items, and agreement over them", () => {
     for (const { criterion, level } of cases) {
       const report = await projectAgreement(
         prisma,
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "export.read"),
         agreementQuerySchema(await catalogFor(prisma, projectId)).parse({ runId, category: target(criterion) }),
       );
       const annPairs = JUDGED.map(
@@ -450,8 +497,7 @@ describe("exporting a rubric run over items", () => {
     };
     const { stream } = await projectExport(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       exportQuerySchema(await catalogFor(prisma, projectId)).parse({ format: "jsonl", runId }),
     );
     const rows = (await new Response(stream).text())
@@ -477,8 +523,7 @@ describe("exporting a rubric run over items", () => {
         (
           await projectExport(
             prisma,
-            owner,
-            projectId,
+            await projectAccess(prisma, owner, projectId, "export.read"),
             exportQuerySchema(await catalogFor(prisma, projectId)).parse({ format: "csv", runId }),
           )
         ).stream,
@@ -514,8 +559,7 @@ describe("exporting a rubric run over items", () => {
         (
           await projectExport(
             prisma,
-            owner,
-            other.projectId,
+            await projectAccess(prisma, owner, other.projectId, "export.read"),
             exportQuerySchema(await catalogFor(prisma, projectId)).parse({ format: "csv" }),
           )
         ).stream,
@@ -539,7 +583,7 @@ describe("calibrating a rubric run over items against a label set, and comparing
     });
     // A label of an item criterion without its item is skipped with why.
     rows.push(`"${paths[0]}",lab,${target("faithful")},3,`);
-    const imported = await importGenericLabels(prisma, owner, projectId, {
+    const imported = await importGenericLabels(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
       file: new TextEncoder().encode(rows.join("\n") + "\n"),
       fileName: "lab.csv",
       name: "Lab",
@@ -558,8 +602,7 @@ describe("calibrating a rubric run over items against a label set, and comparing
     ] as const) {
       const report = await projectAgreement(
         prisma,
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "export.read"),
         agreementQuerySchema(await catalogFor(prisma, projectId)).parse({ runId, category: target(criterion) }),
       );
       const vsLab = report.humanVsJudge.reviewers.find((r) => r.reviewerId === lab)!;
@@ -572,17 +615,16 @@ describe("calibrating a rubric run over items against a label set, and comparing
   });
 
   it("compare setups takes two runs of the item rubric (two versions of its prompt) on a criterion, per item, against the label set or the reviewers' consensus", async () => {
-    await saveRubricVersion(prisma, owner, task.id, {
+    await saveRubricVersion(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), task.id, {
       definition: { ...CAPTIONS, prompt: `Look closely. ${CAPTIONS.prompt}` },
     });
     const setId = (await prisma.item.findUniqueOrThrow({ where: { id: itemIds.c1! } })).setId;
     const second = await createRun(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: task.pipeline, endpointId, itemSetId: setId },
     );
-    expect((await getRunStatus(prisma, owner, second.id)).status).toBe("done");
+    expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, second.id), second.id)).status).toBe("done");
     const secondValues = new Map(
       (await prisma.score.findMany({ where: { runId: second.id, category: target("faithful") } })).map((s) => [
         s.itemId,
@@ -597,8 +639,7 @@ describe("calibrating a rubric run over items against a label set, and comparing
     );
     const report = await compareSetupsReport(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       query({ labelSetId, target: target("faithful") }),
     );
     expect(report.compared).toEqual({
@@ -624,8 +665,7 @@ describe("calibrating a rubric run over items against a label set, and comparing
     // Against Ann's and Bob's consensus on the boolean criterion: the items they disagree on have none.
     const consensus = await compareSetupsReport(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       query({ reference: "consensus", target: target("fluent") }),
     );
     expect(consensus.comparison.videoIds).toEqual(
@@ -635,8 +675,13 @@ describe("calibrating a rubric run over items against a label set, and comparing
 });
 
 describe("the list of an item run's values", () => {
-  const list = (actor: Actor, query: Record<string, string>, run = runId) =>
-    rubricItemValues(prisma, actor, projectId, run, rubricItemValuesQuerySchema.parse(query));
+  const list = async (actor: Actor, query: Record<string, string>, run = runId) =>
+    rubricItemValues(
+      prisma,
+      await projectAccess(prisma, actor, projectId, "project.view"),
+      run,
+      rubricItemValuesQuerySchema.parse(query),
+    );
 
   it("has a row per item of the run with its fields and a column per criterion, filtered on a criterion's range or the fields' text, and sorted", async () => {
     const all = (await list(owner, {}))!;
@@ -688,8 +733,12 @@ describe("the list of an item run's values", () => {
 
   it("hides the values of a video a reviewer is reviewing blind, and is null for a run over videos", async () => {
     const cara = await makeUser();
-    await addMember(prisma, owner, { projectId, email: cara.email, role: "reviewer" });
-    const queue = await createQueue(prisma, owner, projectId, {
+    await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+      projectId,
+      email: cara.email,
+      role: "reviewer",
+    });
+    const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "Cara, blind",
       runId,
       filter: {},
@@ -697,14 +746,14 @@ describe("the list of an item run's values", () => {
       blind: true,
       reviewersPerItem: 1,
     });
-    const { itemId } = await nextItem(prisma, cara, queue.id);
+    const { itemId } = await nextItem(prisma, await queueAccess(prisma, cara, queue.id, "scores.review"), queue.id);
     expect(itemId).toBeTruthy();
     const seen = (await list(cara, {}))!;
     expect(seen.rows.filter((r) => r.blind).length).toBeGreaterThan(0);
     for (const row of seen.rows.filter((r) => r.blind)) expect(Object.values(row.values)).toEqual([null, null, null]);
     expect((await list(owner, {}))!.rows.every((r) => !r.blind)).toBe(true);
 
-    const videoTask = await createRubricTask(prisma, owner, projectId, {
+    const videoTask = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
       definition: {
         name: "Whole video",
         frames: { mode: "uniform", count: 4 },
@@ -714,8 +763,7 @@ describe("the list of an item run's values", () => {
     });
     const videoRun = await createRun(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: videoTask.pipeline, endpointId },
     );
     expect(await list(owner, {}, videoRun.id)).toBeNull();

@@ -5,8 +5,7 @@
  * the item's id. A viewer who is reviewing an item's video in an open blind queue sees no value for it.
  */
 import { z } from "zod";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { GenericItemPayload } from "../items/generic-items";
@@ -85,12 +84,11 @@ async function itemDefinitionOf(
 /** The item list of a rubric run over items (members), or null when the run judges videos. */
 export async function rubricItemValues(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   runId: string,
   query: RubricItemValuesQuery,
 ): Promise<RubricItemValues | null> {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const { projectId } = access;
   const pinned = await itemDefinitionOf(prisma, projectId, runId);
   if (!pinned) return null;
   const { definition, key } = pinned;
@@ -129,7 +127,9 @@ export async function rubricItemValues(
       select: { itemId: true, category: true, value: true },
     }),
   ]);
-  const hidden = await blindVideoIdsFor(prisma, actor.userId, [...new Set(runItems.map((r) => r.item.video.id))]);
+  const hidden = await blindVideoIdsFor(prisma, access.actor.userId, [
+    ...new Set(runItems.map((r) => r.item.video.id)),
+  ]);
   const valueOf = new Map(scores.map((s) => [`${s.itemId}|${s.category}`, s.value]));
   const fieldsDeclared = definition.subject.kind === "item" ? definition.subject.fields : [];
   const all: RubricItemValueRow[] = runItems.map(({ item }) => {

@@ -6,6 +6,7 @@ import { makeUser } from "@/testkit/testing/fixtures";
 import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { rubricDefinitionSchema, rubricProblems, type RubricDefinitionInput } from "./rubric-definition";
 import { rubricItemSetKind } from "./rubric-item-set-kind";
+import { projectAccess } from "../authz/permissions";
 
 /*
  * Issue 25, rubric tasks whose subject is an item: the definition declares the items' fields
@@ -99,7 +100,11 @@ describe("the generic item importer, through a rubric task's item set kind", () 
         "{not json",
       ].join("\n"),
     );
-    await expect(importItemSetOfKind(prisma, owner, projectId, kind, bad, { dryRun: true })).rejects.toMatchObject({
+    await expect(
+      importItemSetOfKind(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), kind, bad, {
+        dryRun: true,
+      }),
+    ).rejects.toMatchObject({
       status: 422,
       details: {
         errors: [
@@ -110,7 +115,9 @@ describe("the generic item importer, through a rubric task's item set kind", () 
         unmatched: ["missing.mp4"],
       },
     });
-    await expect(importItemSetOfKind(prisma, owner, projectId, kind, bad, {})).rejects.toMatchObject({ status: 422 });
+    await expect(
+      importItemSetOfKind(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), kind, bad, {}),
+    ).rejects.toMatchObject({ status: 422 });
     expect(await prisma.itemSet.count({ where: { projectId } })).toBe(0);
   });
 
@@ -137,7 +144,13 @@ describe("the generic item importer, through a rubric task's item set kind", () 
       ].join("\n"),
     );
 
-    const dry = await importItemSetOfKind(prisma, owner, projectId, kind, jsonl, { dryRun: true });
+    const dry = await importItemSetOfKind(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      kind,
+      jsonl,
+      { dryRun: true },
+    );
     expect(dry).toMatchObject({
       dryRun: true,
       set: { id: null, kind: "rubric_7_items", itemCount: 2 },
@@ -145,7 +158,13 @@ describe("the generic item importer, through a rubric task's item set kind", () 
     });
     expect(await prisma.itemSet.count({ where: { projectId } })).toBe(0);
 
-    const stored = await importItemSetOfKind(prisma, owner, projectId, kind, jsonl, { name: "Captions" });
+    const stored = await importItemSetOfKind(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      kind,
+      jsonl,
+      { name: "Captions" },
+    );
     const items = await prisma.item.findMany({
       where: { setId: stored.set.id! },
       orderBy: { externalId: "asc" },
@@ -171,7 +190,13 @@ describe("the generic item importer, through a rubric task's item set kind", () 
     ]);
 
     const csv = file("captions.csv", `Video,Text,Reference\n${second!.relativePath},"A car, parked.",\n`);
-    const fromCsv = await importItemSetOfKind(prisma, owner, projectId, kind, csv, {});
+    const fromCsv = await importItemSetOfKind(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      kind,
+      csv,
+      {},
+    );
     const [row] = await prisma.item.findMany({
       where: { setId: fromCsv.set.id! },
       select: { videoId: true, payload: true },

@@ -4,13 +4,9 @@
  * video frame to the last's, and spans of one criterion that touch (neighbouring clusters) merge. An item subject's
  * spans are about its item.
  */
-import {
-  consecutiveRuns,
-  mergeNeighbouringSpans,
-  videoFrameOfSample,
-  type JudgeSpanDraft,
-  type JudgeSpanInput,
-} from "../spans/judge-spans";
+import { videoFrameOfSample } from "../judge/engine/judge-span-drafts";
+import type { JudgeSpanDraft, JudgeSpanInput } from "../task-modules/judge-span-types";
+import { consecutiveRuns, mergeNeighbouringSpans } from "../spans/judge-spans";
 import { rubricCalls } from "./rubric-calls";
 import { rubricTargetId } from "./rubric-declaration";
 import type { RubricDefinition } from "./rubric-definition";

@@ -7,11 +7,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { createEndpoint } from "../judge/endpoints";
-import { parseStructuredOutput } from "../judge/parse-llm-output";
-import { createRun, getRunStatus } from "../judge/runs";
-import { frameTimesFromTimestamps } from "../spans/frame-times";
-import type { JudgeSpanInput, SampledFrame } from "../spans/judge-spans";
+import { createEndpoint } from "../judge/endpoints/endpoints";
+import { parseStructuredOutput } from "../judge/calls/parse-llm-output";
+import { createRun, getRunStatus } from "../judge/runs/runs";
+import { frameTimesFromTimestamps } from "../frames/frame-times";
+import type { JudgeSpanInput, SampledFrame } from "../task-modules/judge-span-types";
 import { makeUser } from "../../testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
 import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
@@ -21,6 +21,8 @@ import { rubricJudgeSpans } from "./rubric-judge-spans";
 import { rubricPromptValues, rubricScopeInput } from "./rubric-pipeline";
 import { answerJsonSchema, answerSchema, renderRubricPrompt } from "./rubric-prompt";
 import { createRubricTask } from "./rubric-tasks";
+import { projectAccess } from "../authz/permissions";
+import { accessOfRun } from "../../testkit/testing/record-access";
 
 const input = (frames: RubricDefinitionInput["frames"], localize = true): RubricDefinitionInput => ({
   name: "Where it breaks",
@@ -224,7 +226,7 @@ describe("a localising rubric's run against the stub LLM", () => {
       await prisma.videoFrameTimes.create({
         data: { videoId, timesS: [...times.timesS], endS: times.endS, variable: false },
       });
-    const endpoint = await createEndpoint(prisma, owner, projectId, {
+    const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
       name: "stub",
       baseUrl: stub.baseURL,
       model: "stub-vision",
@@ -238,10 +240,15 @@ describe("a localising rubric's run against the stub LLM", () => {
       pricePer1kInput: null,
       pricePer1kOutput: null,
     });
-    const task = await createRubricTask(prisma, owner, projectId, { definition: input({ mode: "uniform", count: 4 }) });
+    const task = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
+      definition: input({ mode: "uniform", count: 4 }),
+    });
     const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines };
-    const run = await createRun(deps, owner, projectId, { pipeline: task.pipeline, endpointId: endpoint.id });
-    expect((await getRunStatus(prisma, owner, run.id)).steps).toMatchObject({
+    const run = await createRun(deps, await projectAccess(prisma, owner, projectId, "runs.manage"), {
+      pipeline: task.pipeline,
+      endpointId: endpoint.id,
+    });
+    expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, run.id), run.id)).steps).toMatchObject({
       total: videoIds.length,
       done: videoIds.length,
     });

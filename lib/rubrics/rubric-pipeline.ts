@@ -14,7 +14,7 @@ import type {
   StepDefinition,
   StepInput,
   VideoContext,
-} from "../judge/engine/pipeline";
+} from "../task-modules/pipeline-types";
 import type { GenericItemPayload } from "../items/generic-items";
 import type { InputMode } from "../judge/input-modes";
 import { frameSetFitsPlan, planFrames } from "../frames/frame-plan";

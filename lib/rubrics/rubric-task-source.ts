@@ -11,6 +11,7 @@ import { rubricTaskDeclaration } from "./rubric-declaration";
 import { rubricItemQueueType } from "./rubric-item-queue-type";
 import { rubricItemSetKind } from "./rubric-item-set-kind";
 import { loadRubricTaskRecords } from "./rubric-task-records";
+import { pinnedRubricPipeline } from "./run-pipeline";
 
 /** A rubric task's declarations as a task folder of its own (what the browser gets too). */
 export function rubricTaskFolder(record: RubricTaskRecord): TaskFolderDeclarations {
@@ -55,6 +56,7 @@ async function rubricTasksState(prisma: PrismaClient, projectId: string): Promis
 /** A project's rubric tasks, each as its declarations and its module. */
 export const rubricTaskSource: ProjectTaskSource = {
   stateOf: rubricTasksState,
+  pinnedPipelineOf: pinnedRubricPipeline,
   async tasksOf(prisma, projectId) {
     return (await loadRubricTaskRecords(prisma, { projectId })).map((record) => ({
       declarations: rubricTaskFolder(record),

@@ -2,8 +2,7 @@
  * What the Rubric tasks page shows: the project's rubric tasks for every member, and for an owner (who may edit
  * and preview) the videos and endpoints the "Preview with a video" picker offers.
  */
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess, roleCan } from "../authz/permissions";
+import { type ProjectAccess, roleCan } from "../authz/permissions";
 import type { PrismaClient } from "../generated/prisma/client";
 import { listRubricTasks, type RubricTaskSummary } from "./rubric-tasks";
 
@@ -24,13 +23,9 @@ export interface RubricTasksPageData {
   preview: RubricPreviewChoices | null;
 }
 
-export async function rubricTasksPageData(
-  prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
-): Promise<RubricTasksPageData> {
-  const role = await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const tasks = await listRubricTasks(prisma, actor, projectId);
+export async function rubricTasksPageData(prisma: PrismaClient, access: ProjectAccess): Promise<RubricTasksPageData> {
+  const { projectId, role } = access;
+  const tasks = await listRubricTasks(prisma, access);
   const canManage = roleCan(role, "rubrics.manage");
   const canImportItems = roleCan(role, "videos.import");
   if (!canManage) return { tasks, canManage, canImportItems, preview: null };

@@ -4,8 +4,7 @@
  * pins the version it started with (its settings keep the definition whole).
  */
 import { createHash } from "node:crypto";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError } from "../errors";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { isPrismaError, UNIQUE_VIOLATION } from "../db/prisma-errors";
@@ -31,8 +30,12 @@ function nameTaken(error: unknown): boolean {
   return isPrismaError(error, UNIQUE_VIOLATION);
 }
 
-export async function createRubricTask(prisma: PrismaClient, actor: Actor, projectId: string, body: RubricBody) {
-  await requireProjectAccess(prisma, actor, projectId, "rubrics.manage");
+export async function createRubricTask(
+  prisma: PrismaClient,
+  access: ProjectAccess<"rubrics.manage">,
+  body: RubricBody,
+) {
+  const { actor, projectId } = access;
   const definition = definitionOfBody(body);
   try {
     const created = await prisma.rubricTask.create({
@@ -61,27 +64,22 @@ export async function createRubricTask(prisma: PrismaClient, actor: Actor, proje
   }
 }
 
-/** The task, if the actor may do `action` in its project; a task of a project they are not in is a 404. */
-export async function requireRubricTask(
-  prisma: PrismaClient,
-  actor: Actor,
-  rubricTaskId: string,
-  action: "project.view" | "rubrics.manage",
-) {
-  const task = await prisma.rubricTask.findUnique({ where: { id: rubricTaskId } });
+/** The task, in the access's project; a task of another project is a 404, as one that does not exist. */
+export async function requireRubricTask(prisma: PrismaClient, access: ProjectAccess, rubricTaskId: string) {
+  const task = await prisma.rubricTask.findFirst({ where: { id: rubricTaskId, projectId: access.projectId } });
   if (!task) throw new NotFoundError("No such rubric task.");
-  try {
-    await requireProjectAccess(prisma, actor, task.projectId, action);
-  } catch (error) {
-    if (error instanceof NotFoundError) throw new NotFoundError("No such rubric task.");
-    throw error;
-  }
   return task;
 }
 
 /** Saves the definition as the task's next version; the latest version's definition again saves nothing. */
-export async function saveRubricVersion(prisma: PrismaClient, actor: Actor, rubricTaskId: string, body: RubricBody) {
-  const task = await requireRubricTask(prisma, actor, rubricTaskId, "rubrics.manage");
+export async function saveRubricVersion(
+  prisma: PrismaClient,
+  access: ProjectAccess<"rubrics.manage">,
+  rubricTaskId: string,
+  body: RubricBody,
+) {
+  const { actor } = access;
+  const task = await requireRubricTask(prisma, access, rubricTaskId);
   const definition = definitionOfBody(body);
   const hash = rubricHash(definition);
   try {
@@ -118,11 +116,11 @@ export async function saveRubricVersion(prisma: PrismaClient, actor: Actor, rubr
 
 export async function setRubricTaskArchived(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"rubrics.manage">,
   rubricTaskId: string,
   archived: boolean,
 ) {
-  await requireRubricTask(prisma, actor, rubricTaskId, "rubrics.manage");
+  await requireRubricTask(prisma, access, rubricTaskId);
   const task = await prisma.rubricTask.update({
     where: { id: rubricTaskId },
     data: { archivedAt: archived ? new Date() : null },
@@ -132,8 +130,12 @@ export async function setRubricTaskArchived(
 }
 
 /** Deletes a rubric task that no run used; one with runs is archived instead (its runs keep their declaration). */
-export async function deleteRubricTask(prisma: PrismaClient, actor: Actor, rubricTaskId: string) {
-  const task = await requireRubricTask(prisma, actor, rubricTaskId, "rubrics.manage");
+export async function deleteRubricTask(
+  prisma: PrismaClient,
+  access: ProjectAccess<"rubrics.manage">,
+  rubricTaskId: string,
+) {
+  const task = await requireRubricTask(prisma, access, rubricTaskId);
   const runs = await prisma.judgeRun.count({
     where: { projectId: task.projectId, pipeline: rubricPipelineId(task.key) },
   });
@@ -176,12 +178,8 @@ async function alignmentsOfVersions(prisma: PrismaClient, versionIds: string[]):
 }
 
 /** The project's rubric tasks, newest first, each with its latest version and its run count. */
-export async function listRubricTasks(
-  prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
-): Promise<RubricTaskSummary[]> {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+export async function listRubricTasks(prisma: PrismaClient, access: ProjectAccess): Promise<RubricTaskSummary[]> {
+  const { projectId } = access;
   const tasks = await prisma.rubricTask.findMany({
     where: { projectId },
     orderBy: { createdAt: "desc" },
@@ -238,8 +236,8 @@ export async function listRubricTasks(
 }
 
 /** One rubric task with every version, newest first. */
-export async function getRubricTask(prisma: PrismaClient, actor: Actor, rubricTaskId: string) {
-  const task = await requireRubricTask(prisma, actor, rubricTaskId, "project.view");
+export async function getRubricTask(prisma: PrismaClient, access: ProjectAccess, rubricTaskId: string) {
+  const task = await requireRubricTask(prisma, access, rubricTaskId);
   const versions = await prisma.rubricVersion.findMany({
     where: { rubricTaskId },
     orderBy: { number: "desc" },

@@ -1,11 +1,11 @@
 /**
- * The pipeline one run runs, as the engine (lib/judge/engine) and the ensemble combiner read it: a built-in task's
- * from the built-in catalogue; a rubric task's built from the version the run pinned (its settings hold it whole,
- * lib/rubrics/rubric-pipeline.ts RubricRunSettings), so a later edit of the task never changes a run under way.
+ * The pipeline a rubric task's run pinned: built from the version the run started with (its settings hold it whole,
+ * lib/rubrics/rubric-pipeline.ts RubricRunSettings), so a later edit of the task never changes a run under way. The
+ * rubric task source hands it to the catalogue layer (ProjectTaskSource.pinnedPipelineOf), which the engine reads.
  */
 import type { PrismaClient } from "../generated/prisma/client";
-import type { RegisteredPipeline } from "../judge/engine/pipeline";
-import { builtInCatalogue, catalogFor } from "../task-modules/task-catalogue";
+import type { RegisteredPipeline } from "../task-modules/pipeline-types";
+import type { RunOfPipeline } from "../task-modules/task-catalogue";
 import { rubricPipeline, type RubricRunSettings } from "./rubric-pipeline";
 
 const RUBRIC_PIPELINE = /^rubric_(\d+)$/;
@@ -14,27 +14,27 @@ const RUBRIC_PIPELINE = /^rubric_(\d+)$/;
 const KEPT = 100;
 const built = new Map<string, RegisteredPipeline>();
 
-/** The pipeline of a run (undefined for a pipeline neither the built-in tasks nor the run's project has). */
-export async function pipelineOfRun(
+/**
+ * The pipeline a rubric task's run pinned (undefined when its task is gone), or null for a run that pinned no rubric
+ * version (another task's, or a rubric run without a pinned version): the project's catalogue answers for it.
+ */
+export async function pinnedRubricPipeline(
   prisma: PrismaClient,
-  run: { projectId: string; pipeline: string; settings: unknown },
-): Promise<RegisteredPipeline | undefined> {
-  const builtIn = builtInCatalogue().pipelines[run.pipeline];
-  if (builtIn) return builtIn;
+  run: RunOfPipeline,
+): Promise<{ pipeline: RegisteredPipeline | undefined } | null> {
   const key = RUBRIC_PIPELINE.exec(run.pipeline)?.[1];
   const pinned = run.settings as Partial<RubricRunSettings> | null;
-  if (key === undefined || !pinned?.rubricVersionId || !pinned.definition || pinned.version === undefined)
-    return (await catalogFor(prisma, run.projectId)).pipelines[run.pipeline];
+  if (key === undefined || !pinned?.rubricVersionId || !pinned.definition || pinned.version === undefined) return null;
   const task = await prisma.rubricTask.findFirst({
     where: { projectId: run.projectId, key: Number(key) },
     select: { id: true, name: true, archivedAt: true },
   });
-  if (!task) return undefined;
+  if (!task) return { pipeline: undefined };
   // A candidate (an alignment's unsaved definition) is keyed by its definition: candidates share their version's id.
   const candidate = pinned.candidate ? JSON.stringify(pinned.definition) : "";
   const cacheKey = JSON.stringify([task.id, pinned.rubricVersionId, candidate, task.name, task.archivedAt]);
   const found = built.get(cacheKey);
-  if (found) return found;
+  if (found) return { pipeline: found };
   const pipeline = rubricPipeline({
     id: task.id,
     key: Number(key),
@@ -50,5 +50,5 @@ export async function pipelineOfRun(
   });
   built.set(cacheKey, pipeline);
   if (built.size > KEPT) built.delete(built.keys().next().value!);
-  return pipeline;
+  return { pipeline };
 }

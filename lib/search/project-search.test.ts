@@ -6,6 +6,7 @@ import { makeUser } from "../../testkit/testing/fixtures";
 import { insertEndpoint, insertFinishedRun, insertProject } from "../../testkit/testing/raw-rows";
 import { addMember } from "../projects/projects";
 import { searchProject } from "./project-search";
+import { projectAccess } from "../authz/permissions";
 
 async function addVideo(projectId: string, createdById: string, fileName: string, prompt: string | null) {
   const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
@@ -33,7 +34,11 @@ describe("searchProject", () => {
     const viewer = await makeUser();
     const projectId = await insertProject(prisma, "Search", owner.userId);
     const otherId = await insertProject(prisma, "Other", owner.userId);
-    await addMember(prisma, owner, { projectId, email: viewer.email, role: "viewer" });
+    await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+      projectId,
+      email: viewer.email,
+      role: "viewer",
+    });
     const melting = await addVideo(projectId, owner.userId, "11.mp4", "A snowman MELTING in the sun, 100% real_time");
     const named = await addVideo(projectId, owner.userId, "snowman-dance.mp4", null);
     await addVideo(projectId, owner.userId, "12.mp4", "A cat plays the piano");
@@ -57,35 +62,58 @@ describe("searchProject", () => {
       data: { projectId, name: "Snowman verdicts", runId, scope: "verdict", createdById: owner.userId },
     });
 
-    const snow = await searchProject(prisma, viewer, projectId, { q: " snowman " });
+    const snow = await searchProject(prisma, await projectAccess(prisma, viewer, projectId, "project.view"), {
+      q: " snowman ",
+    });
     expect(snow.videos.map((v) => v.id).sort()).toEqual([melting, named].sort());
     expect(snow.queues).toEqual([{ id: queue.id, name: "Snowman verdicts", archived: false }]);
     expect(snow.runs).toEqual([]);
 
     // Every word must be in the run's name: task, model, endpoint, date.
-    const runs = await searchProject(prisma, viewer, projectId, { q: "hallucination qwen 23 Nov 2026" });
+    const runs = await searchProject(prisma, await projectAccess(prisma, viewer, projectId, "project.view"), {
+      q: "hallucination qwen 23 Nov 2026",
+    });
     expect(runs.runs).toEqual([
       { id: runId, pipeline: "hallucination", name: "Hallucination · qwen2.5-vl @ lab vLLM · 23 Nov 2026 14:05" },
     ]);
-    expect((await searchProject(prisma, viewer, projectId, { q: "hallucination gpt" })).runs).toEqual([]);
+    expect(
+      (
+        await searchProject(prisma, await projectAccess(prisma, viewer, projectId, "project.view"), {
+          q: "hallucination gpt",
+        })
+      ).runs,
+    ).toEqual([]);
 
     // LIKE's wildcards are literal characters in a search.
-    expect((await searchProject(prisma, viewer, projectId, { q: "100%" })).videos.map((v) => v.id)).toEqual([melting]);
-    expect((await searchProject(prisma, viewer, projectId, { q: "a_s" })).videos).toEqual([]);
-    expect((await searchProject(prisma, viewer, projectId, { q: "real_time" })).videos.map((v) => v.id)).toEqual([
-      melting,
-    ]);
+    expect(
+      (
+        await searchProject(prisma, await projectAccess(prisma, viewer, projectId, "project.view"), { q: "100%" })
+      ).videos.map((v) => v.id),
+    ).toEqual([melting]);
+    expect(
+      (await searchProject(prisma, await projectAccess(prisma, viewer, projectId, "project.view"), { q: "a_s" }))
+        .videos,
+    ).toEqual([]);
+    expect(
+      (
+        await searchProject(prisma, await projectAccess(prisma, viewer, projectId, "project.view"), { q: "real_time" })
+      ).videos.map((v) => v.id),
+    ).toEqual([melting]);
   });
 
   it("refuses an empty or over-long search and hides the project from non-members", async () => {
     const owner = await makeUser();
     const outsider = await makeUser();
     const projectId = await insertProject(prisma, "Search 2", owner.userId);
-    await expect(searchProject(prisma, owner, projectId, { q: "   " })).rejects.toBeInstanceOf(ValidationError);
-    await expect(searchProject(prisma, owner, projectId, { q: "x".repeat(201) })).rejects.toBeInstanceOf(
-      ValidationError,
-    );
-    await expect(searchProject(prisma, owner, projectId, { q: ["a", "b"] })).rejects.toBeInstanceOf(ValidationError);
-    await expect(searchProject(prisma, outsider, projectId, { q: "snow" })).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      searchProject(prisma, await projectAccess(prisma, owner, projectId, "project.view"), { q: "   " }),
+    ).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      searchProject(prisma, await projectAccess(prisma, owner, projectId, "project.view"), { q: "x".repeat(201) }),
+    ).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      searchProject(prisma, await projectAccess(prisma, owner, projectId, "project.view"), { q: ["a", "b"] }),
+    ).rejects.toBeInstanceOf(ValidationError);
+    await expect(projectAccess(prisma, outsider, projectId, "project.view")).rejects.toBeInstanceOf(NotFoundError);
   });
 });

@@ -1,10 +1,9 @@
 import { catalogFor } from "../task-modules/task-catalogue";
 import { z } from "zod";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { ValidationError } from "../errors";
-import { runNameOfRow } from "../runs/run-name";
+import { runNameOfRow } from "../run-records/run-name";
 import { escapeLike } from "../videos/video-filter-sql";
 
 /**
@@ -29,11 +28,10 @@ export interface ProjectSearchResult {
 
 export async function searchProject(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   raw: unknown,
 ): Promise<ProjectSearchResult> {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const { projectId } = access;
   const parsed = projectSearchSchema.safeParse(raw);
   if (!parsed.success) throw new ValidationError(parsed.error.issues[0]?.message ?? "Invalid search.");
   const query = parsed.data.q;
@@ -49,7 +47,7 @@ export async function searchProject(
       SELECT q."id", q."name", q."archivedAt" FROM "review_queue" q
       WHERE q."projectId" = ${projectId} AND q."name" ILIKE ${pattern}
       ORDER BY q."createdAt" DESC, q."id" DESC LIMIT ${SEARCH_LIMIT + 1}`),
-    // A run's name is composed (lib/runs/run-name.ts), not stored: every word of the search must be in it.
+    // A run's name is composed (lib/run-records/run-name.ts), not stored: every word of the search must be in it.
     prisma.judgeRun.findMany({
       where: { projectId },
       orderBy: [{ createdAt: "desc" }, { id: "desc" }],

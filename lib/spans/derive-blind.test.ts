@@ -5,6 +5,8 @@
 import { describe, expect, it } from "vitest";
 import { POST as rederiveRoute } from "@/app/api/v1/runs/[runId]/judge-spans/route";
 import { createApiKey } from "../auth/api-keys";
+import { queueAccess } from "@/testkit/testing/queue-access";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import { createQueue } from "../queues/create-queue";
 import { nextItem } from "../queues/next-item";
@@ -26,14 +28,14 @@ describe("deriving a run's judge spans for an owner reviewing blind", () => {
       scores: () => [{ stepId: "static_hallucination", scopeIndex: 1, category: "s4", value: 9 }],
       outcome: () => ({ verdict: true, overall: 50 }),
     });
-    const queue = await createQueue(prisma, owner, projectId, {
+    const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "Blind",
       filter: {},
       scope: "verdict",
       blind: true,
       videoIds: [videoIds[1]!],
     });
-    await nextItem(prisma, owner, queue.id);
+    await nextItem(prisma, await queueAccess(prisma, owner, queue.id, "scores.review"), queue.id);
     const post = () =>
       rederiveRoute(apiRequest(`/api/v1/runs/${runId}/judge-spans`, key, { method: "POST" }), routeContext({ runId }));
 

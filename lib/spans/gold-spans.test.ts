@@ -3,6 +3,8 @@ import { GET as adjudicationSpansRoute } from "@/app/api/v1/projects/[projectId]
 import { POST as goldSpanRoute } from "@/app/api/v1/videos/[videoId]/gold-spans/route";
 import type { Actor } from "../auth/actor";
 import { createApiKey } from "../auth/api-keys";
+import { projectAccess } from "../authz/permissions";
+import { queueAccess } from "@/testkit/testing/queue-access";
 import { prisma } from "../db/prisma";
 import { spanAdjudication, spanAdjudicationQuerySchema } from "../adjudication/span-adjudication";
 import { createQueue } from "../queues/create-queue";
@@ -37,10 +39,10 @@ async function member(role: "reviewer" | "owner"): Promise<Actor & { key: string
   return { ...user, key: (await createApiKey(prisma, user.userId, "t")).key };
 }
 
-const mark = (actor: Actor, video: number, label: string, startFrame: number, endFrame: number) =>
+const mark = async (actor: Actor, video: number, label: string, startFrame: number, endFrame: number) =>
   createSpan(
     deps,
-    actor,
+    await projectAccess(prisma, actor, projectId, "scores.review"),
     videos[video]!,
     { task: "hallucination", label, itemId: "", startFrame, endFrame, boxes: [], note: "" },
     { catalogue },
@@ -96,22 +98,35 @@ describe("gold spans", () => {
   });
 
   it("accepts a reviewer's span as gold, draws one, and versions changes (409 on a stale version) with history", async () => {
-    await expect(createGoldSpan(deps, ann, videos[0]!, { fromSpanId: annSpanId }, catalogue)).rejects.toMatchObject({
+    await expect(projectAccess(prisma, ann, projectId, "gold.set")).rejects.toMatchObject({
       status: 403,
     });
+    const goldAccess = await projectAccess(prisma, owner, projectId, "gold.set");
+    // A video of another project is not found through an access to this one.
+    await expect(
+      createGoldSpan(
+        deps,
+        goldAccess,
+        { ...videos[0]!, projectId: "another-project" },
+        { fromSpanId: annSpanId },
+        catalogue,
+      ),
+    ).rejects.toMatchObject({ status: 404 });
     const accepted = await createGoldSpan(
       deps,
-      owner,
+      goldAccess,
       videos[0]!,
       { fromSpanId: annSpanId, note: "ann is right" },
       catalogue,
     );
     expect(accepted).toMatchObject({ authorKind: "gold", authorId: "gold", label: "s1", startFrame: 0, endFrame: 9 });
     expect(accepted.note).toBe("ann is right");
-    await expect(createGoldSpan(deps, owner, videos[0]!, { fromSpanId: accepted.id }, catalogue)).rejects.toThrow(
+    await expect(createGoldSpan(deps, goldAccess, videos[0]!, { fromSpanId: accepted.id }, catalogue)).rejects.toThrow(
       /gold already/,
     );
-    await expect(createGoldSpan(deps, owner, videos[1]!, { fromSpanId: annSpanId }, catalogue)).rejects.toMatchObject({
+    await expect(
+      createGoldSpan(deps, goldAccess, videos[1]!, { fromSpanId: annSpanId }, catalogue),
+    ).rejects.toMatchObject({
       status: 404,
     });
 
@@ -128,15 +143,31 @@ describe("gold spans", () => {
     expect(drawn.status).toBe(201);
     expect(await drawn.json()).toMatchObject({ authorKind: "gold", label: "d1", startFrame: 3, endFrame: 4 });
 
-    const moved = await updateSpan(deps, owner, accepted.id, { expectedVersion: 1, endFrame: 7 }, catalogue);
-    expect(moved.version).toBe(2);
-    const stale = await updateSpan(deps, owner, accepted.id, { expectedVersion: 1, endFrame: 8 }, catalogue).catch(
-      (e: unknown) => e,
+    const moved = await updateSpan(
+      deps,
+      await projectAccess(prisma, owner, projectId, "scores.review"),
+      accepted.id,
+      { expectedVersion: 1, endFrame: 7 },
+      catalogue,
     );
+    expect(moved.version).toBe(2);
+    const stale = await updateSpan(
+      deps,
+      await projectAccess(prisma, owner, projectId, "scores.review"),
+      accepted.id,
+      { expectedVersion: 1, endFrame: 8 },
+      catalogue,
+    ).catch((e: unknown) => e);
     expect(stale).toBeInstanceOf(SpanConflictError);
     expect((stale as SpanConflictError).details).toMatchObject({ current: { version: 2, endFrame: 7 } });
     await expect(
-      updateSpan(deps, ann, accepted.id, { expectedVersion: 2, endFrame: 8 }, catalogue),
+      updateSpan(
+        deps,
+        await projectAccess(prisma, ann, projectId, "scores.review"),
+        accepted.id,
+        { expectedVersion: 2, endFrame: 8 },
+        catalogue,
+      ),
     ).rejects.toMatchObject({ status: 403 });
     expect((await spanHistory(prisma, accepted.id)).map((h) => [h.version, h.changedBy])).toEqual([
       [1, owner.userId],
@@ -146,27 +177,33 @@ describe("gold spans", () => {
     expect(settled).toBe(2);
     const gold = items[0]!.labels.find((l) => l.label === "s1")!.gold;
     expect(gold.map((g) => [g.endFrame, g.history.map((h) => h.version)])).toEqual([[7, [1, 2]]]);
-    await withdrawSpan(deps, owner, accepted.id, 2);
+    await withdrawSpan(deps, await projectAccess(prisma, owner, projectId, "scores.review"), accepted.id, 2);
     const open = await spanAdjudication(prisma, owner, projectId, spanAdjudicationQuerySchema.parse({ state: "open" }));
     expect(open.items.map((i) => i.video.id)).toEqual([videos[0]!.id]);
   });
 
   it("hides and refuses the videos the owner reviews blind", async () => {
-    const queue = await createQueue(prisma, owner, projectId, {
+    const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "Blind",
       filter: {},
       scope: "verdict",
       blind: true,
       videoIds: [videos[1]!.id],
     });
-    const { itemId } = await nextItem(prisma, owner, queue.id);
+    const { itemId } = await nextItem(prisma, await queueAccess(prisma, owner, queue.id, "scores.review"), queue.id);
     const held = (await prisma.reviewQueueItem.findUniqueOrThrow({ where: { id: itemId! } })).videoId;
     const { items } = await spanAdjudication(prisma, owner, projectId, spanAdjudicationQuerySchema.parse({}));
     expect(items.map((i) => i.video.id)).not.toContain(held);
     expect(items.length).toBeGreaterThan(0);
     const video = videos.find((v) => v.id === held)!;
     await expect(
-      createGoldSpan(deps, owner, video, { task: "hallucination", label: "s1", startFrame: 0, endFrame: 0 }, catalogue),
+      createGoldSpan(
+        deps,
+        await projectAccess(prisma, owner, projectId, "gold.set"),
+        video,
+        { task: "hallucination", label: "s1", startFrame: 0, endFrame: 0 },
+        catalogue,
+      ),
     ).rejects.toMatchObject({ status: 403 });
     await prisma.reviewQueue.update({ where: { id: queue.id }, data: { archivedAt: new Date() } });
   });
@@ -174,24 +211,40 @@ describe("gold spans", () => {
   it("neither shows nor changes a gold span of a video the owner reviews blind, not even through a stale version's 409", async () => {
     const gold = await createGoldSpan(
       deps,
-      owner,
+      await projectAccess(prisma, owner, projectId, "gold.set"),
       videos[1]!,
       { task: "hallucination", label: "s1", startFrame: 2, endFrame: 6, note: "gold note" },
       catalogue,
     );
-    const queue = await createQueue(prisma, owner, projectId, {
+    const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "Blind again",
       filter: {},
       scope: "verdict",
       blind: true,
       videoIds: [videos[1]!.id],
     });
-    await nextItem(prisma, owner, queue.id);
+    await nextItem(prisma, await queueAccess(prisma, owner, queue.id, "scores.review"), queue.id);
     const refusals = [
-      await updateSpan(deps, owner, gold.id, { expectedVersion: 7, endFrame: 8 }, catalogue).catch((e: unknown) => e),
-      await updateSpan(deps, owner, gold.id, { expectedVersion: 1, endFrame: 8 }, catalogue).catch((e: unknown) => e),
-      await withdrawSpan(deps, owner, gold.id, 7).catch((e: unknown) => e),
-      await withdrawSpan(deps, owner, gold.id, 1).catch((e: unknown) => e),
+      await updateSpan(
+        deps,
+        await projectAccess(prisma, owner, projectId, "scores.review"),
+        gold.id,
+        { expectedVersion: 7, endFrame: 8 },
+        catalogue,
+      ).catch((e: unknown) => e),
+      await updateSpan(
+        deps,
+        await projectAccess(prisma, owner, projectId, "scores.review"),
+        gold.id,
+        { expectedVersion: 1, endFrame: 8 },
+        catalogue,
+      ).catch((e: unknown) => e),
+      await withdrawSpan(deps, await projectAccess(prisma, owner, projectId, "scores.review"), gold.id, 7).catch(
+        (e: unknown) => e,
+      ),
+      await withdrawSpan(deps, await projectAccess(prisma, owner, projectId, "scores.review"), gold.id, 1).catch(
+        (e: unknown) => e,
+      ),
     ];
     for (const refusal of refusals) {
       expect(refusal).not.toBeInstanceOf(SpanConflictError);
@@ -204,7 +257,17 @@ describe("gold spans", () => {
       withdrawn: false,
     });
     await prisma.reviewQueue.update({ where: { id: queue.id }, data: { archivedAt: new Date() } });
-    expect((await updateSpan(deps, owner, gold.id, { expectedVersion: 1, endFrame: 8 }, catalogue)).version).toBe(2);
+    expect(
+      (
+        await updateSpan(
+          deps,
+          await projectAccess(prisma, owner, projectId, "scores.review"),
+          gold.id,
+          { expectedVersion: 1, endFrame: 8 },
+          catalogue,
+        )
+      ).version,
+    ).toBe(2);
   });
 
   it("names the latest judge run's spans of each item beside the reviewers', never two runs' at once", async () => {

@@ -6,8 +6,7 @@
  * reviewer's (or a judge's, a label set's) span, whose frames, boxes and note it copies.
  */
 import { z } from "zod";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import { isBlindFor } from "../visibility/judge-visibility";
 import { checkedSpan, createOneSpan, type SpanDeps, spanContextOf, spanRecord } from "./span-store";
@@ -52,16 +51,17 @@ async function acceptedInput(
 /**
  * Sets a gold span on the video (owners): checked as any span (inside the video, a label of its task, boxes inside
  * the frame), written with its first history entry naming the adjudicator. An owner who reviews the video blind
- * cannot: they would be judging from the spans it hides from them.
+ * cannot: they would be judging from the spans it hides from them. A video of another project is not found.
  */
 export async function createGoldSpan(
   deps: SpanDeps,
-  actor: Actor,
+  access: ProjectAccess<"gold.set">,
   video: { id: string; projectId: string; storageKey: string },
   raw: GoldSpanInput,
   catalogue: Parameters<typeof spanContextOf>[1],
 ): Promise<SpanRecord> {
-  await requireProjectAccess(deps.prisma, actor, video.projectId, "gold.set");
+  if (video.projectId !== access.projectId) throw new NotFoundError("No such video.");
+  const { actor } = access;
   const parsed = goldSpanInputSchema.parse(raw);
   if (await isBlindFor(deps.prisma, actor.userId, video.id))
     throw new ForbiddenError("You are reviewing this video blind: adjudicate it after you submit it.");

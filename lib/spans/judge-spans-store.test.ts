@@ -9,10 +9,11 @@ import { POST as rederiveRoute } from "@/app/api/v1/runs/[runId]/judge-spans/rou
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import type { Actor } from "../auth/actor";
 import { createApiKey } from "../auth/api-keys";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
-import { createEndpoint } from "../judge/endpoints";
-import type { PipelineDefinition } from "../judge/engine/pipeline";
-import { createRun } from "../judge/runs";
+import { createEndpoint } from "../judge/endpoints/endpoints";
+import type { PipelineDefinition } from "../task-modules/pipeline-types";
+import { createRun } from "../judge/runs/runs";
 import { getStorage } from "../storage/storage";
 import { HALLUCINATION_TASK } from "../tasks/hallucination/task";
 import { seedFinishedRun } from "../../testkit/tasks/hallucination/agreement-fixtures";
@@ -24,7 +25,7 @@ import { mediaFixtures } from "../../testkit/testing/media-fixtures";
 import { insertEndpoint, insertFinishedRun, insertProject } from "../../testkit/testing/raw-rows";
 import { createReadyVideo } from "../../testkit/testing/ready-video";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
-import { frameTimesFromTimestamps } from "./frame-times";
+import { frameTimesFromTimestamps } from "../frames/frame-times";
 import { judgeSpanFailuresOfRun } from "./judge-span-failures";
 import {
   judgeSpanRows,
@@ -70,7 +71,7 @@ describe("judge spans kept when a video ends", () => {
     for (const id of videoIds)
       await prisma.video.update({ where: { id }, data: { prompt: "A ball rolls [sim-verdict=1]" } });
     await storeTimes(videoIds[0]!);
-    const endpoint = await createEndpoint(prisma, owner, projectId, {
+    const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
       name: "stub",
       baseUrl: stub.baseURL,
       model: "stub-vision",
@@ -88,8 +89,7 @@ describe("judge spans kept when a video ends", () => {
     const deps = testJudgeDeps({ log: (line) => lines.push(line) });
     const run = await createRun(
       { prisma, queue: inlineJudgeQueue(deps), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: "hallucination", endpointId: endpoint.id },
     );
     const author = ["judge", `run:${run.id}`];
@@ -224,11 +224,16 @@ describe("re-deriving as a member of the project", () => {
     await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
     const stranger = await makeUser();
     const deps = { prisma, storage: getStorage() };
-    await expect(rederiveRunJudgeSpansAs(deps, reviewer, runId)).rejects.toMatchObject({ status: 403 });
-    await expect(rederiveRunJudgeSpansAs(deps, stranger, runId)).rejects.toMatchObject({ status: 404 });
-    await expect(rederiveRunJudgeSpansAs(deps, owner, "no-such-run")).rejects.toMatchObject({ status: 404 });
+    await expect(projectAccess(prisma, reviewer, projectId, "runs.manage")).rejects.toMatchObject({ status: 403 });
+    await expect(projectAccess(prisma, stranger, projectId, "runs.manage")).rejects.toMatchObject({ status: 404 });
+    const access = await projectAccess(prisma, owner, projectId, "runs.manage");
+    await expect(rederiveRunJudgeSpansAs(deps, access, "no-such-run")).rejects.toMatchObject({ status: 404 });
+    // A run of another project is not found through an access to this one.
+    const other = await insertProject(prisma, "Another project", owner.userId);
+    const otherAccess = await projectAccess(prisma, owner, other, "runs.manage");
+    await expect(rederiveRunJudgeSpansAs(deps, otherAccess, runId)).rejects.toMatchObject({ status: 404 });
     expect(await prisma.span.count({ where: { runId } })).toBe(0);
-    expect(await rederiveRunJudgeSpansAs(deps, owner, runId)).toMatchObject({ videos: 1, spans: 1 });
+    expect(await rederiveRunJudgeSpansAs(deps, access, runId)).toMatchObject({ videos: 1, spans: 1 });
     expect(await prisma.span.findMany({ where: { runId }, select: { label: true, startFrame: true } })).toEqual([
       { label: "s4", startFrame: 25 },
     ]);

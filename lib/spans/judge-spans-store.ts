@@ -6,21 +6,20 @@
  * Both hold the run's advisory lock while they replace its spans, so derives and closes at once take turns.
  */
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError, ValidationError } from "../errors";
 import type { JudgeEventSubscriber } from "../judge/engine/judge-events";
-import type { PipelineDefinition } from "../judge/engine/pipeline";
+import type { PipelineDefinition } from "../task-modules/pipeline-types";
 import { storedVideoAnswers } from "../judge/engine/resummarise";
-import { pipelineOfRun } from "../rubrics/run-pipeline";
+import { pipelineOfRun } from "../task-modules/task-catalogue";
 import type { ObjectStorage } from "../storage/object-storage";
-import type { FrameTimes } from "./frame-times";
-import type { JudgeSpanDraft, JudgeSpanInput } from "./judge-spans";
+import type { FrameTimes } from "../frames/frame-times";
+import type { JudgeSpanDraft, JudgeSpanInput } from "../task-modules/judge-span-types";
 import { taskSpanLabels } from "./span-labels";
 import { insertSpans, type NewSpan } from "./span-store";
 import { judgeAuthorId } from "./span-types";
 import { secondsOf, spanProblem } from "./span-validation";
-import { computeVideoFrameTimes, videoFrameTimes } from "./video-frame-times";
+import { computeVideoFrameTimes, videoFrameTimes } from "../videos/video-frame-times";
 
 interface Deps {
   prisma: PrismaClient;
@@ -268,11 +267,15 @@ export async function rederiveRunJudgeSpans(deps: Deps, runId: string): Promise<
 }
 
 /** The owner's action on the run page: re-derive a run's judge spans, for a member who may manage the project's runs. */
-export async function rederiveRunJudgeSpansAs(deps: Deps, actor: Actor, runId: string): Promise<RederivedJudgeSpans> {
-  const run = await deps.prisma.judgeRun.findUnique({ where: { id: runId }, select: { projectId: true } });
-  if (!run) throw new NotFoundError("No such run.");
-  await requireProjectAccess(deps.prisma, actor, run.projectId, "runs.manage").catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
+export async function rederiveRunJudgeSpansAs(
+  deps: Deps,
+  access: ProjectAccess<"runs.manage">,
+  runId: string,
+): Promise<RederivedJudgeSpans> {
+  const run = await deps.prisma.judgeRun.findFirst({
+    where: { id: runId, projectId: access.projectId },
+    select: { id: true },
   });
+  if (!run) throw new NotFoundError("No such run.");
   return rederiveRunJudgeSpans(deps, runId);
 }

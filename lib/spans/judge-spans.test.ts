@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { frameTimesFromTimestamps } from "./frame-times";
-import { consecutiveRuns, mergeNeighbouringSpans, videoFrameOfSample, videoFramesOfSamples } from "./judge-spans";
+import { frameTimesFromTimestamps } from "../frames/frame-times";
+import { videoFrameOfSample, videoFramesOfSamples } from "../judge/engine/judge-span-drafts";
+import { consecutiveRuns, mergeNeighbouringSpans } from "./judge-spans";
 
 // 10 frames at 10 fps.
 const times = frameTimesFromTimestamps(Array.from({ length: 10 }, (_, i) => i / 10))!;

@@ -3,61 +3,8 @@
  * before the core checks them against the task's labels and keeps them with the run (./judge-spans-store.ts).
  * Plain data and pure functions, shared by every pipeline that says when.
  */
-import { frameAtTime, type FrameTimes } from "./frame-times";
+import type { JudgeSpanDraft } from "../task-modules/judge-span-types";
 import { mergedRanges } from "./span-overlap";
-
-/** A span the judge found: a label of the pipeline's task over frames of the video (inclusive). */
-export interface JudgeSpanDraft {
-  label: string;
-  /** The judged item it is about ('' or absent: the video itself). */
-  itemId?: string;
-  startFrame: number;
-  endFrame: number;
-  /** What the judge said there, in a few words (the scores that made it). */
-  note?: string;
-}
-
-/** A frame of the run's frame set, as the judge saw it. */
-export interface SampledFrame {
-  index: number;
-  timestampS: number;
-  isKeyFrame: boolean;
-  cluster: number | null;
-}
-
-/** What a pipeline derives its spans from: one finished video's scores and outputs, and the video's frame times. */
-export interface JudgeSpanInput {
-  scores: readonly { stepId: string; scopeIndex: number; category: string; value: number }[];
-  context: {
-    keyFrames: readonly SampledFrame[];
-    /** clusters[k]: key frame k's cluster, key frame included, in time order. */
-    clusters: readonly (readonly SampledFrame[])[];
-    frames: readonly SampledFrame[];
-    items: readonly { id: string }[];
-  };
-  /** The run's settings, as stored with the run. */
-  settings: unknown;
-  outputs: { get(stepId: string, scopeIndex: number): unknown };
-  times: FrameTimes;
-}
-
-/**
- * The video frame a sampled frame shows: the frame on screen at its timestamp (never past the last frame, since a
- * sampler's rounding may put the last sample a hair after it).
- */
-export function videoFrameOfSample(times: FrameTimes, timestampS: number): number {
-  return Math.min(frameAtTime(times, timestampS), Math.max(0, times.timesS.length - 1));
-}
-
-/** The video frames a set of sampled frames covers, first to last. */
-export function videoFramesOfSamples(
-  times: FrameTimes,
-  frames: readonly Pick<SampledFrame, "timestampS">[],
-): { startFrame: number; endFrame: number } | null {
-  if (frames.length === 0) return null;
-  const at = frames.map((f) => videoFrameOfSample(times, f.timestampS));
-  return { startFrame: Math.min(...at), endFrame: Math.max(...at) };
-}
 
 /**
  * Spans of one label (and item) that overlap or touch (the next starts at most one frame after the other ends)

@@ -3,16 +3,17 @@
  * spans still carry cannot leave the list (409 naming it), so no saved span is left with a label nobody can choose.
  */
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { AppError } from "../errors";
 import { projectSpanLabels, type SpanLabel } from "./span-labels";
 import { PROJECT_SPAN_TASK } from "./span-types";
 
 /** The list as saved (members of the project). */
-export async function readProjectSpanLabels(prisma: PrismaClient, actor: Actor, projectId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
-  const project = await prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { spanLabels: true } });
+export async function readProjectSpanLabels(prisma: PrismaClient, access: ProjectAccess) {
+  const project = await prisma.project.findUniqueOrThrow({
+    where: { id: access.projectId },
+    select: { spanLabels: true },
+  });
   return projectSpanLabels(project.spanLabels);
 }
 
@@ -22,11 +23,10 @@ export async function readProjectSpanLabels(prisma: PrismaClient, actor: Actor, 
  */
 export async function setProjectSpanLabels(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"project.rename">,
   labels: readonly SpanLabel[],
 ): Promise<SpanLabel[]> {
-  await requireProjectAccess(prisma, actor, projectId, "project.rename");
+  const { projectId } = access;
   const kept = new Set(labels.map((l) => l.id));
   return prisma.$transaction(async (tx) => {
     // Serialises saves of one project's list, so two owners never both pass the in-use check on a stale list.

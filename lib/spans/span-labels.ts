@@ -39,6 +39,12 @@ export const projectSpanLabelsSchema = z
   .max(200, "A project lists at most 200 span labels.")
   .refine((labels) => new Set(labels.map((l) => l.id)).size === labels.length, "Each label id appears once.");
 
+/** GET and PUT /projects/{projectId}/span-labels: the project's own span labels, as saved. */
+export const spanLabelsAnswerSchema = z.object({
+  labels: z.array(z.object({ id: z.string(), label: z.string(), definition: z.string() })),
+});
+export type SpanLabelsAnswer = z.infer<typeof spanLabelsAnswerSchema>;
+
 /**
  * A task's span labels: its declared `spanLabels`, else its reviewable targets (each a category a person can point at
  * in time). The project's list is its own task, PROJECT_SPAN_TASK.

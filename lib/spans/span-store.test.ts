@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import { AppError } from "../errors";
 import { createProject } from "../projects/projects";
@@ -65,14 +66,23 @@ beforeAll(async () => {
   });
 });
 
-function mark(actor: Actor, input: Record<string, unknown>) {
-  return createSpan(deps(), actor, video, spanInputSchema.parse({ task: TASK, label: "s1", ...input }), {
-    catalogue: catalogue(),
-  });
+/** The actor's checked access to the video's project for what the span routes name (`scores.review`). */
+const reviewAccess = (actor: Actor) => projectAccess(prisma, actor, video.projectId, "scores.review");
+
+async function mark(actor: Actor, input: Record<string, unknown>) {
+  return createSpan(
+    deps(),
+    await reviewAccess(actor),
+    video,
+    spanInputSchema.parse({ task: TASK, label: "s1", ...input }),
+    {
+      catalogue: catalogue(),
+    },
+  );
 }
 
-function change(actor: Actor, spanId: string, update: Record<string, unknown>) {
-  return updateSpan(deps(), actor, spanId, spanUpdateSchema.parse(update), catalogue());
+async function change(actor: Actor, spanId: string, update: Record<string, unknown>) {
+  return updateSpan(deps(), await reviewAccess(actor), spanId, spanUpdateSchema.parse(update), catalogue());
 }
 
 async function failure(promise: Promise<unknown>): Promise<AppError> {
@@ -287,21 +297,29 @@ describe("changing and withdrawing", () => {
   it("someone else's span is a 404 to change or withdraw, and is left as it was", async () => {
     const span = await mark(reviewer, { startFrame: 80, endFrame: 81 });
     expect((await failure(change(other, span.id, { expectedVersion: 1, note: "mine now" }))).status).toBe(404);
-    expect((await failure(withdrawSpan(deps(), other, span.id, 1))).status).toBe(404);
+    expect((await failure(withdrawSpan(deps(), await reviewAccess(other), span.id, 1))).status).toBe(404);
     expect((await failure(change(outsider, span.id, { expectedVersion: 1, note: "x" }))).status).toBe(404);
     expect((await failure(change(reviewer, "no-such-span", { expectedVersion: 1, note: "x" }))).status).toBe(404);
+    // The span's own author, through an access to another project: neither the span nor its video is found there.
+    const elsewhere = await createProject(prisma, reviewer, { name: "Another project" });
+    const there = await projectAccess(prisma, reviewer, elsewhere.id, "scores.review");
+    const update = spanUpdateSchema.parse({ expectedVersion: 1, note: "x" });
+    expect((await failure(updateSpan(deps(), there, span.id, update, catalogue()))).status).toBe(404);
+    expect((await failure(withdrawSpan(deps(), there, span.id, 1))).status).toBe(404);
+    const input = spanInputSchema.parse({ task: TASK, label: "s1", startFrame: 0, endFrame: 1 });
+    expect((await failure(createSpan(deps(), there, video, input, { catalogue: catalogue() }))).status).toBe(404);
     expect(await prisma.span.findUniqueOrThrow({ where: { id: span.id } })).toMatchObject({ version: 1, note: "" });
   });
 
   it("withdrawing at the version seen: it counts nowhere, cannot be changed, and its history stays", async () => {
     const span = await mark(reviewer, { startFrame: 90, endFrame: 95 });
     await change(reviewer, span.id, { expectedVersion: 1, note: "v2" });
-    expect((await failure(withdrawSpan(deps(), reviewer, span.id, 1))).status).toBe(409);
-    const withdrawn = await withdrawSpan(deps(), reviewer, span.id, 2);
+    expect((await failure(withdrawSpan(deps(), await reviewAccess(reviewer), span.id, 1))).status).toBe(409);
+    const withdrawn = await withdrawSpan(deps(), await reviewAccess(reviewer), span.id, 2);
     expect(withdrawn.version).toBe(3);
     expect((await listVideoSpans(prisma, video.id)).map((s) => s.id)).not.toContain(span.id);
     expect((await failure(change(reviewer, span.id, { expectedVersion: 3, note: "again" }))).status).toBe(404);
-    expect((await failure(withdrawSpan(deps(), reviewer, span.id, 3))).status).toBe(404);
+    expect((await failure(withdrawSpan(deps(), await reviewAccess(reviewer), span.id, 3))).status).toBe(404);
 
     const history = await spanHistory(prisma, span.id);
     expect(history.map((h) => h.version)).toEqual([1, 2, 3]);

@@ -5,16 +5,16 @@
  */
 import type { Prisma, PrismaClient, Span } from "../generated/prisma/client";
 import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
-import { AppError, NotFoundError, ValidationError } from "../errors";
+import { type ProjectAccess, roleCan } from "../authz/permissions";
+import { AppError, ForbiddenError, NotFoundError, ValidationError } from "../errors";
 import type { ObjectStorage } from "../storage/object-storage";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { isBlindFor } from "../visibility/judge-visibility";
-import type { FrameTimes } from "./frame-times";
+import type { FrameTimes } from "../frames/frame-times";
 import { projectSpanLabels, type SpanLabel, spanLabelsFor } from "./span-labels";
 import type { BoxKeyframe, SpanAuthorKind, SpanFields, SpanRecord } from "./span-types";
 import { framesOfInput, secondsOf, type SpanInput, spanProblem, type SpanUpdate, sortedBoxes } from "./span-validation";
-import { videoFrameTimes } from "./video-frame-times";
+import { videoFrameTimes } from "../videos/video-frame-times";
 
 /** Where a span's task is looked up: the request's declarations (the built-in tasks and the project's rubrics). */
 export type SpanTaskLookup = { findTask(id: string): TaskDeclaration | null };
@@ -122,15 +122,16 @@ export async function listVideoSpans(
   return rows.map(spanRecord);
 }
 
-/** Marks a span as the caller (a reviewer of the project). */
+/** Marks a span as the caller (a reviewer of the project); a video of another project is not found. */
 export async function createSpan(
   deps: SpanDeps,
-  actor: Actor,
+  access: ProjectAccess<"scores.review">,
   video: { id: string; projectId: string; storageKey: string },
   input: SpanInput,
   options: { catalogue: SpanTaskLookup; queueId?: string | null },
 ): Promise<SpanRecord> {
-  await requireProjectAccess(deps.prisma, actor, video.projectId, "scores.review");
+  if (video.projectId !== access.projectId) throw new NotFoundError("No such video.");
+  const { actor } = access;
   const span = checkedSpan(input, await spanContextOf(deps, options.catalogue, video, input.task));
   return deps.prisma.$transaction((tx) =>
     createOneSpan(tx, video, span, {
@@ -166,19 +167,17 @@ export async function createOneSpan(
 /**
  * The caller's own span (gold spans: an adjudicator's), or a 404 that says nothing of anyone else's. A gold span of a
  * video the caller reviews blind is hidden from them as the video's other spans are (the same 404 its GET gives),
- * before any version is compared: a stale version's 409 would carry the span.
+ * before any version is compared: a stale version's 409 would carry the span. A gold span is the adjudicators'
+ * (`gold.set`, decided from the access's role); a span of another project is not found.
  */
-async function ownSpan(prisma: PrismaClient, actor: Actor, spanId: string): Promise<Span> {
-  const span = await prisma.span.findUnique({ where: { id: spanId } });
+async function ownSpan(prisma: PrismaClient, access: ProjectAccess<"scores.review">, spanId: string): Promise<Span> {
+  const { actor } = access;
+  const span = await prisma.span.findFirst({ where: { id: spanId, projectId: access.projectId } });
   const missing = new NotFoundError("No such span of yours.");
   if (!span || span.withdrawn) throw missing;
-  const action = span.authorKind === "gold" ? "gold.set" : "scores.review";
   if (span.authorKind !== "gold" && !(span.authorKind === "reviewer" && span.authorId === actor.userId)) throw missing;
-  try {
-    await requireProjectAccess(prisma, actor, span.projectId, action);
-  } catch (error) {
-    throw error instanceof NotFoundError ? missing : error;
-  }
+  if (span.authorKind === "gold" && !roleCan(access.role, "gold.set"))
+    throw new ForbiddenError(`Your role (${access.role}) may not do that in this project.`);
   if (span.authorKind === "gold" && (await isBlindFor(prisma, actor.userId, span.videoId))) throw missing;
   return span;
 }
@@ -186,12 +185,12 @@ async function ownSpan(prisma: PrismaClient, actor: Actor, spanId: string): Prom
 /** Applies a change to the caller's span at the version it names. */
 export async function updateSpan(
   deps: SpanDeps,
-  actor: Actor,
+  access: ProjectAccess<"scores.review">,
   spanId: string,
   update: SpanUpdate,
   catalogue: SpanTaskLookup,
 ): Promise<SpanRecord> {
-  const span = await ownSpan(deps.prisma, actor, spanId);
+  const span = await ownSpan(deps.prisma, access, spanId);
   if (update.expectedVersion !== span.version) throw new SpanConflictError(spanRecord(span));
   const video = await deps.prisma.video.findUniqueOrThrow({ where: { id: span.videoId } });
   const before = spanRecord(span);
@@ -207,7 +206,7 @@ export async function updateSpan(
   const next = checkedSpan(input, await spanContextOf(deps, catalogue, video, span.task));
   return versionedWrite(
     deps.prisma,
-    actor,
+    access.actor,
     before,
     {
       ...next,
@@ -220,14 +219,14 @@ export async function updateSpan(
 /** Withdraws the caller's span at the version it names: it counts nowhere; its history stays. */
 export async function withdrawSpan(
   deps: SpanDeps,
-  actor: Actor,
+  access: ProjectAccess<"scores.review">,
   spanId: string,
   expectedVersion: number,
 ): Promise<SpanRecord> {
-  const span = await ownSpan(deps.prisma, actor, spanId);
+  const span = await ownSpan(deps.prisma, access, spanId);
   const before = spanRecord(span);
   if (expectedVersion !== span.version) throw new SpanConflictError(before);
-  return versionedWrite(deps.prisma, actor, before, { withdrawn: true }, { withdrawn: true });
+  return versionedWrite(deps.prisma, access.actor, before, { withdrawn: true }, { withdrawn: true });
 }
 
 async function versionedWrite(

@@ -4,9 +4,9 @@
  * same words. Plain data and pure functions: the browser imports it too.
  */
 import { z } from "zod";
-import { type FrameTimes, framesOfSeconds, spanSeconds } from "./frame-times";
+import { type FrameTimes, framesOfSeconds, spanSeconds } from "../frames/frame-times";
 import { type SpanLabel, spanItemProblem } from "./span-labels";
-import type { BoxKeyframe, SpanFields } from "./span-types";
+import type { BoxKeyframe, SpanFields, SpanRecord } from "./span-types";
 
 /** A span may carry at most this many box keyframes (a keyframe every frame of a 10-minute clip at 60 fps is more). */
 export const MAX_BOX_KEYFRAMES = 5000;
@@ -125,3 +125,66 @@ export function secondsOf(span: Pick<SpanFields, "startFrame" | "endFrame">, tim
 export function sortedBoxes(boxes: readonly BoxKeyframe[]): BoxKeyframe[] {
   return [...boxes].sort((a, b) => a.frame - b.frame);
 }
+
+/** A span as the span routes answer it (span-types.ts SpanRecord, which it is checked to be). */
+export const spanRecordSchema = z.object({
+  id: z.string(),
+  videoId: z.string(),
+  task: z.string(),
+  label: z.string(),
+  itemId: z.string().describe("The judged item it is about ('' for the video itself)."),
+  startFrame: z.number().int(),
+  endFrame: z.number().int().describe("Inclusive."),
+  startS: z.number(),
+  endS: z.number(),
+  boxes: z.array(boxKeyframeSchema),
+  note: z.string(),
+  authorKind: z.enum(["reviewer", "label_set", "judge", "gold"]),
+  authorId: z.string().describe("A user id, `labelset:<id>[:<column>]`, `run:<id>` or `gold`."),
+  authorName: z.string().optional().describe("A reviewer's name, only to callers who may see who marked what."),
+  runId: z.string().nullable(),
+  labelSetId: z.string().nullable(),
+  queueId: z.string().nullable(),
+  version: z.number().int(),
+  updatedAt: z.string().describe("ISO 8601."),
+}) satisfies z.ZodType<SpanRecord>;
+
+/** GET /videos/{videoId}/spans: the spans the caller may see. */
+export const spanListAnswerSchema = z.object({
+  spans: z.array(spanRecordSchema),
+  blind: z.boolean().describe("The caller reviews the video blind: only their own spans came back."),
+  frameSetId: z
+    .string()
+    .nullable()
+    .optional()
+    .describe("Asked beside a run: the frame set that run judged the video with (null: it did not judge it)."),
+});
+export type SpanListAnswer = z.infer<typeof spanListAnswerSchema>;
+
+/** GET /videos/{videoId}/frame-times (200): span-types' FrameTimes, which it is checked to be. */
+export const frameTimesAnswerSchema = z.object({
+  timesS: z
+    .array(z.number())
+    .readonly()
+    .describe("Each decoded frame's presentation time in seconds, the first 0, ascending."),
+  endS: z.number().describe("The last frame's time plus its duration."),
+  variable: z.boolean().describe("The gaps between frames differ by more than a millisecond."),
+}) satisfies z.ZodType<FrameTimes>;
+
+/** GET /videos/{videoId}/frame-times (202): a worker has yet to read them. */
+export const frameTimesPendingAnswerSchema = z.object({ pending: z.literal(true), message: z.string() });
+export type FrameTimesPendingAnswer = z.infer<typeof frameTimesPendingAnswerSchema>;
+
+/** GET /spans/{spanId}: the span and its history, oldest first. */
+export const spanWithHistoryAnswerSchema = z.object({
+  span: spanRecordSchema,
+  history: z.array(
+    z.looseObject({
+      version: z.number().int(),
+      changedBy: z.string(),
+      before: z.unknown().describe("The span's fields before the change; null for its first version."),
+      after: z.unknown().describe("What the change set."),
+      at: z.string().describe("ISO 8601."),
+    }),
+  ),
+});

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { mulberry32 } from "./bootstrap";
 import {
-  averageRanks,
+  averageRanksOf,
   kendallTauB,
   kendallTauBOfRankings,
   pearson,
@@ -69,7 +69,7 @@ describe("Spearman's rho", () => {
   });
 
   it("ranks ties by their average rank", () => {
-    expect(Array.from(averageRanks([10, 20, 10, 30, 20, 10]))).toEqual([2, 4.5, 2, 6, 4.5, 2]);
+    expect(Array.from(averageRanksOf(ranking([10, 20, 10, 30, 20, 10])))).toEqual([2, 4.5, 2, 6, 4.5, 2]);
   });
 
   it("is null for constant ratings", () => {

@@ -108,8 +108,12 @@ function checkRankings(x: Ranking, y: Ranking): number {
   return x.ranks.length;
 }
 
-/** 1-based fractional ranks: each level's ratings share the mean of the positions they span. */
-function averageRanksOf({ ranks, levels }: Ranking): Float64Array {
+/**
+ * 1-based fractional ranks: each level's ratings share the mean of the positions they span. Ratings take few distinct
+ * values, so counting per distinct value (a `ranking`) beats sorting indices with a comparator by a wide margin on
+ * large samples.
+ */
+export function averageRanksOf({ ranks, levels }: Ranking): Float64Array {
   const counts = new Float64Array(levels);
   for (let i = 0; i < ranks.length; i++) counts[ranks[i]!]! += 1;
   const rankOf = new Float64Array(levels);
@@ -122,14 +126,6 @@ function averageRanksOf({ ranks, levels }: Ranking): Float64Array {
   const out = new Float64Array(ranks.length);
   for (let i = 0; i < ranks.length; i++) out[i] = rankOf[ranks[i]!]!;
   return out;
-}
-
-/**
- * Fractional ranks (1-based), ties given the mean of the ranks they span. Ratings take few distinct values,
- * so counting per distinct value beats sorting indices with a comparator by a wide margin on large samples.
- */
-export function averageRanks(values: ArrayLike<number>): Float64Array {
-  return averageRanksOf(ranking(values));
 }
 
 /**

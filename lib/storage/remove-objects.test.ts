@@ -9,6 +9,7 @@ import type { ObjectStorage } from "./object-storage";
 import { removeStoredObjects } from "./remove-objects";
 import { createS3Client, S3Storage } from "./s3-storage";
 import { frameKey, videoKey } from "./storage";
+import { projectAccess } from "../authz/permissions";
 
 let s3: RunningS3rver;
 beforeAll(async () => {
@@ -68,7 +69,11 @@ describe("removing the stored objects of deleted rows", () => {
       });
     }
 
-    const result = await deleteVideos({ prisma, storage }, owner, projectId, { videoIds: [video.id], dryRun: false });
+    const result = await deleteVideos(
+      { prisma, storage },
+      await projectAccess(prisma, owner, projectId, "videos.delete"),
+      { videoIds: [video.id], dryRun: false },
+    );
     expect(result.storage).toEqual({ removed: 3, failed: [], failedCount: 0 });
     for (const k of [key, ...frameKeys]) expect(await storage.stat(k)).toBeNull();
     expect(await prisma.video.count({ where: { id: video.id } })).toBe(0);

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "../db/prisma";
-import { createEndpoint } from "../judge/endpoints";
+import { createEndpoint } from "../judge/endpoints/endpoints";
 
-import { createRun, getRunStatus } from "../judge/runs";
+import { createRun, getRunStatus } from "../judge/runs/runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { makeUser } from "../../testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-deps";
@@ -10,6 +10,8 @@ import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { startS3rver, type RunningS3rver } from "../../testkit/testing/s3rver";
 import { getStorage, storageFor } from "./storage";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
+import { accessOfRun } from "../../testkit/testing/record-access";
 
 let s3: RunningS3rver;
 let stub: StubServer;
@@ -38,7 +40,7 @@ describe("judging with frames in S3-compatible storage", () => {
     expect(await local.stat(frames[0]!.storageKey)).toBeNull();
 
     const deps = testJudgeDeps({ storage: s3Storage });
-    const endpoint = await createEndpoint(prisma, owner, projectId, {
+    const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
       name: "stub",
       baseUrl: stub.baseURL,
       model: "stub-vision",
@@ -54,11 +56,10 @@ describe("judging with frames in S3-compatible storage", () => {
     });
     const run = await createRun(
       { prisma, queue: inlineJudgeQueue(deps), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: "hallucination", endpointId: endpoint.id },
     );
-    const status = await getRunStatus(prisma, owner, run.id);
+    const status = await getRunStatus(prisma, await accessOfRun(prisma, owner, run.id), run.id);
     expect(status.steps).toMatchObject({ total: 10, done: 10, failed: 0 });
     // The key frames and clusters went along with their calls.
     expect(stub.requests.filter((r) => r.rule === "static-knowledge-graph").map((r) => r.imageCount)).toEqual([1, 1]);

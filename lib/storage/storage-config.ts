@@ -19,15 +19,14 @@ export type StorageConfig = { kind: "local"; dir: string } | S3StorageConfig;
 
 export class StorageConfigError extends Error {}
 
-const S3_VARIABLES = [
+/** The variables that configure an S3 bucket's client. */
+export const S3_VARIABLES = [
   "S3_ENDPOINT",
   "S3_REGION",
   "S3_ACCESS_KEY_ID",
   "S3_SECRET_ACCESS_KEY",
   "S3_FORCE_PATH_STYLE",
 ] as const;
-/** Every variable that can move storage to S3: test set-ups clear them so tests never write to a real bucket. */
-export const S3_STORAGE_VARIABLES = ["STORAGE_URL", ...S3_VARIABLES] as const;
 
 const nonEmpty = (value: string | undefined) => (value === undefined || value.trim() === "" ? undefined : value.trim());
 

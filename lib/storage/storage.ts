@@ -3,16 +3,15 @@ import { LocalStorage } from "./local-storage";
 import type { ObjectStorage } from "./object-storage";
 import { createS3Client, S3Storage } from "./s3-storage";
 import { describeStorageConfig, StorageConfigError, storageConfigFromEnv, type StorageConfig } from "./storage-config";
-
-const globalForStorage = globalThis as unknown as { storage?: ObjectStorage };
+import { processOnce } from "../config/process-slot";
 
 /**
  * The configured storage: an S3-compatible bucket when STORAGE_URL=s3://bucket/prefix, else a local
- * directory (STORAGE_DIR, default DATA_DIR/storage). Throws StorageConfigError on a bad setting.
+ * directory (STORAGE_DIR, default DATA_DIR/storage), one per process (lib/config/process-slot.ts). Throws
+ * StorageConfigError on a bad setting.
  */
 export function getStorage(): ObjectStorage {
-  globalForStorage.storage ??= storageFor(storageConfigFromEnv());
-  return globalForStorage.storage;
+  return processOnce("storage", () => storageFor(storageConfigFromEnv()));
 }
 
 export function storageFor(config: StorageConfig): ObjectStorage {

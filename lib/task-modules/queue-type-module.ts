@@ -4,7 +4,7 @@
  * so the contracts and lib/queues never import each other in a circle.
  */
 import type { z } from "zod";
-import type { Actor } from "../auth/actor";
+import type { ProjectAccess } from "../authz/permissions";
 import type { PrismaClient, ReviewQueue } from "../generated/prisma/client";
 import type { SubjectKind } from "./task-declaration";
 
@@ -76,5 +76,5 @@ export interface QueueTypeModule {
    */
   options?: { key: string; schema: z.ZodType };
   /** What the new-queue form offers for those options (say, the project's models), loaded for a member who may view the project. */
-  formChoices?(prisma: PrismaClient, actor: Actor, projectId: string): Promise<unknown>;
+  formChoices?(prisma: PrismaClient, access: ProjectAccess): Promise<unknown>;
 }

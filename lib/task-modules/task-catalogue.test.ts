@@ -13,6 +13,7 @@ import { makeUser } from "../../testkit/testing/fixtures";
 import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 import { UnknownTaskError } from "./declaration-catalogue";
 import { builtInCatalogue, catalogFor, withTasks } from "./task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 const definition = (name: string, criterion = "glow"): RubricDefinitionInput => ({
   name,
@@ -66,8 +67,12 @@ describe("catalogFor", () => {
   it("adds a project's own rubric tasks, never another project's", async () => {
     const a = await createProject(prisma, owner, { name: "Catalogue A" });
     const b = await createProject(prisma, owner, { name: "Catalogue B" });
-    const inA = await createRubricTask(prisma, owner, a.id, { definition: definition("Glow A") });
-    const inB = await createRubricTask(prisma, owner, b.id, { definition: definition("Glow B") });
+    const inA = await createRubricTask(prisma, await projectAccess(prisma, owner, a.id, "rubrics.manage"), {
+      definition: definition("Glow A"),
+    });
+    const inB = await createRubricTask(prisma, await projectAccess(prisma, owner, b.id, "rubrics.manage"), {
+      definition: definition("Glow B"),
+    });
     const ofA = await catalogFor(prisma, a.id);
     expect(ofA.findTask(inA.pipeline)?.id).toBe(inA.pipeline);
     expect(ofA.pipelines[inA.pipeline]).toBeDefined();
@@ -82,10 +87,14 @@ describe("catalogFor", () => {
 
   it("answers the same value while nothing changed, and sees an edit on the next call", async () => {
     const project = await createProject(prisma, owner, { name: "Catalogue edits" });
-    const task = await createRubricTask(prisma, owner, project.id, { definition: definition("Before") });
+    const task = await createRubricTask(prisma, await projectAccess(prisma, owner, project.id, "rubrics.manage"), {
+      definition: definition("Before"),
+    });
     const before = await catalogFor(prisma, project.id);
     expect(await catalogFor(prisma, project.id)).toBe(before);
-    await saveRubricVersion(prisma, owner, task.id, { definition: definition("After", "shine") });
+    await saveRubricVersion(prisma, await projectAccess(prisma, owner, project.id, "rubrics.manage"), task.id, {
+      definition: definition("After", "shine"),
+    });
     const after = await catalogFor(prisma, project.id);
     expect(after).not.toBe(before);
     expect(after.taskOf(task.pipeline).targets.map((t) => t.id)).toEqual([expect.stringContaining("shine")]);

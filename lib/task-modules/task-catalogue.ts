@@ -14,7 +14,7 @@
  * throws, naming the call to add.
  */
 import type { PrismaClient } from "../generated/prisma/client";
-import type { RegisteredPipeline } from "../judge/engine/pipeline";
+import type { RegisteredPipeline } from "./pipeline-types";
 import type { TaskDeclaration } from "./task-declaration";
 import type { TaskFolderDeclarations, TaskModule } from "./task-module";
 import { DeclarationCatalogue } from "./declaration-catalogue";
@@ -71,6 +71,22 @@ export interface ProjectTask {
 export interface ProjectTaskSource {
   stateOf(prisma: PrismaClient, projectId: string): Promise<string>;
   tasksOf(prisma: PrismaClient, projectId: string): Promise<readonly ProjectTask[]>;
+  /**
+   * The pipeline a run of one of the source's tasks pinned when it started (a rubric task's version, kept in the run's
+   * settings), so a later edit of the task never changes a run under way; null when the run pinned none of this
+   * source's, and the project's catalogue answers.
+   */
+  pinnedPipelineOf?(
+    prisma: PrismaClient,
+    run: RunOfPipeline,
+  ): Promise<{ pipeline: RegisteredPipeline | undefined } | null>;
+}
+
+/** What names a run's pipeline: its project, its pipeline id and the settings it started with. */
+export interface RunOfPipeline {
+  projectId: string;
+  pipeline: string;
+  settings: unknown;
 }
 
 /** How many projects' catalogues are kept (the least recently built goes first). */
@@ -102,6 +118,17 @@ export class ProjectCatalogues {
     if (this.kept.size > KEPT) this.kept.delete(this.kept.keys().next().value!);
     return catalogue;
   }
+
+  /** The pipeline a run runs: a built-in task's, the one it pinned at its start, else its project's catalogue's. */
+  async pipelineOfRun(prisma: PrismaClient, run: RunOfPipeline): Promise<RegisteredPipeline | undefined> {
+    const builtIn = this.builtIn.pipelines[run.pipeline];
+    if (builtIn) return builtIn;
+    for (const source of this.sources) {
+      const pinned = await source.pinnedPipelineOf?.(prisma, run);
+      if (pinned) return pinned.pipeline;
+    }
+    return (await this.forProject(prisma, run.projectId)).pipelines[run.pipeline];
+  }
 }
 
 /** What the composition root provided to this copy of the module. */
@@ -129,6 +156,14 @@ export function builtInCatalogue(): TaskCatalogue {
 /** The catalogue one project's requests see: the built-in tasks and the project's own tasks as they are now. */
 export async function catalogFor(prisma: PrismaClient, projectId: string): Promise<TaskCatalogue> {
   return catalogues().forProject(prisma, projectId);
+}
+
+/**
+ * The pipeline of a run, as the engine, the judge spans and the ensemble combiner read it (undefined for a pipeline
+ * neither the built-in tasks nor the run's project has).
+ */
+export async function pipelineOfRun(prisma: PrismaClient, run: RunOfPipeline): Promise<RegisteredPipeline | undefined> {
+  return catalogues().pipelineOfRun(prisma, run);
 }
 
 /**

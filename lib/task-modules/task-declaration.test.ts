@@ -6,7 +6,6 @@ import { disagreesWithJudge } from "../reviews/disagreement";
 import {
   binariseValue,
   consensusValue,
-  declarationProblems,
   disagreementGapOf,
   disagrees,
   formatValue,
@@ -17,6 +16,7 @@ import {
   type TargetDeclaration,
   type TaskDeclaration,
 } from "./task-declaration";
+import { declarationProblems } from "../../testkit/testing/declaration-problems";
 import { judgmentDeclaration } from "../reviews/judgment-target";
 import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 

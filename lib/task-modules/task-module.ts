@@ -6,12 +6,11 @@
  * built-in ones into the task catalogue (./task-catalogue.ts), which the core receives and reads, never a task by
  * name. Types only, from modules that never import this contract back (scripts/import-layers.test.ts counts type circles).
  */
-import type { Actor } from "../auth/actor";
 import type { PrismaClient } from "../generated/prisma/client";
-import type { ItemSetKind } from "../items/item-set-kind";
-import type { LabelSetFormat, LabelSetFormatDeclaration } from "../label-sets/label-set-format";
-import type { ProjectAction } from "../authz/permissions";
-import type { RegisteredPipeline } from "../judge/engine/pipeline";
+import type { ItemSetKind } from "./item-set-kind";
+import type { LabelSetFormat, LabelSetFormatDeclaration } from "./label-set-format";
+import type { ProjectAccess, ProjectAction } from "../authz/permissions";
+import type { RegisteredPipeline } from "./pipeline-types";
 import type { TaskDeclaration } from "./task-declaration";
 import type { QueueTypeModule, ScoreQuestion } from "./queue-type-module";
 
@@ -140,15 +139,10 @@ export interface TaskModule {
    */
   setupSettings?(settings: unknown): { aggregation: string | null; verdict: string | null };
   /**
-   * The task's items of one video for the video page (lib/tasks/<id>/video-items.ts), checked against the
-   * caller's access; null when the video has none.
+   * The task's items of one video for the video page (lib/tasks/<id>/video-items.ts), of the access's project;
+   * null when the video has none.
    */
-  videoItemList?: (
-    prisma: PrismaClient,
-    actor: Actor,
-    projectId: string,
-    videoId: string,
-  ) => Promise<VideoItemList | null>;
+  videoItemList?: (prisma: PrismaClient, access: ProjectAccess, videoId: string) => Promise<VideoItemList | null>;
   /** Targets judged per key frame, cluster or item that an alignment may tune on their own (see AlignableTargetDeclaration). */
   alignableTargets?: readonly AlignableTargetDeclaration[];
 }

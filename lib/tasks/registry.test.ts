@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { declarationProblems } from "../task-modules/task-declaration";
+import { declarationProblems } from "../../testkit/testing/declaration-problems";
 import { BUILT_IN_DECLARATIONS } from "./registry";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
 

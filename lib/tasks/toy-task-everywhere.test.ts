@@ -14,18 +14,19 @@ import { projectAgreement } from "../agreement/load";
 import { exportQuerySchema, agreementQuerySchema } from "../agreement/report-filter";
 import { projectExport } from "../agreement/export";
 import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
-import type { ItemSetKind } from "../items/item-set-kind";
+import { queueAccess } from "@/testkit/testing/queue-access";
+import type { ItemSetKind } from "../task-modules/item-set-kind";
 import { itemFilterSchema } from "../items/item-filter";
 import { getItem, listItems } from "../items/items";
-import { importItemSet } from "../items/item-sets";
-import { createEndpoint } from "../judge/endpoints";
-import { createRunSchema, pipelineIds } from "../judge/endpoints.validation";
-import type { PipelineDefinition, RegisteredPipeline } from "../judge/engine/pipeline";
-import { runFormPipelines } from "../judge/run-form";
-import { createRun, getRunStatus } from "../judge/runs";
-import type { TemplateSource } from "../judge/template-source";
+import { importItemSet } from "../../testkit/testing/item-sets";
+import { createEndpoint } from "../judge/endpoints/endpoints";
+import { createRunSchema, pipelineIds } from "../judge/runs/run-input.validation";
+import type { PipelineDefinition, RegisteredPipeline } from "../task-modules/pipeline-types";
+import { runFormPipelines } from "../judge/runs/run-form";
+import { createRun, getRunStatus } from "../judge/runs/runs";
+import type { TemplateSource } from "../judge/prompts/template-source";
 import type { StubRule } from "../../testkit/llm-stub/stub-rule";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { defaultStubRules } from "../../testkit/llm-stub/stub-rules";
@@ -34,7 +35,7 @@ import { exampleLabelTargets } from "../label-sets/label-target-examples";
 import { importTaskLabelSet } from "../label-sets/label-sets";
 import { labelSetImportFieldsSchema } from "../label-sets/label-sets.validation";
 import { SPAN_IMPORT_FORMATS } from "../spans/span-files/span-file-formats";
-import { projectNavItems } from "../projects/project-nav";
+import { projectNavItems } from "../../testkit/testing/project-nav-items";
 import { addMember } from "../projects/projects";
 import { createQueue } from "../queues/create-queue";
 import { getQueueItem } from "../queues/get-queue-item";
@@ -49,11 +50,12 @@ import { uniformFrameItems, videosLackingUniformFrames } from "../videos/uniform
 import { isVideoFilterKey, videoListQuerySchema } from "../videos/video-filter";
 
 import type { CrawlPage } from "../../testkit/crawl/task-crawl";
-import { itemNounPhrase, pipelineNames, runResultsLinkOf } from "./task-display";
+import { itemNounPhrase, pipelineNames, runResultsLinkOf } from "../task-modules/task-display";
 import type { TaskModule } from "../task-modules/task-module";
 import { videoItemLists } from "./video-item-lists";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { builtInCatalogue, type ProjectTask, withTasks } from "../task-modules/task-catalogue";
+import { accessOfRun } from "../../testkit/testing/record-access";
 
 const TOY_TEMPLATE = "Toy glow judge. How much does this video glow, 0 to 4?";
 const zeroToFour = { kind: "numeric", min: 0, max: 4, step: 1 } as const;
@@ -132,8 +134,8 @@ const TOY_KITS: readonly TaskKit[] = [
 ];
 
 /** The toy's item list on the video page: one note per video, checked against the caller's access as a task's own would be. */
-const toyVideoItemList: TaskModule["videoItemList"] = async (db, actor, projectId, videoId) => {
-  await requireProjectAccess(db, actor, projectId, "project.view");
+const toyVideoItemList: TaskModule["videoItemList"] = async (_db, access, videoId) => {
+  const { projectId } = access;
   return {
     title: "Glow notes (1)",
     testId: "toy-glow-notes",
@@ -187,7 +189,11 @@ beforeAll(async () => {
     keyFrames: 1,
     name: "Toy everywhere",
   }));
-  await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
+  await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+    projectId,
+    email: reviewer.email,
+    role: "reviewer",
+  });
 });
 afterAll(async () => {
   await stub?.close();
@@ -197,7 +203,7 @@ describe("a toy task of a catalogue appears everywhere that catalogue goes", () 
   it("1. the run API's schema takes its pipeline, and a run of it is judged through its stub rule with scores stored", async () => {
     expect(pipelineIds(toy)).toContain("toy_glow");
     const body = createRunSchema(toy).parse({ pipeline: "toy_glow", endpointId: "placeholder" });
-    const endpoint = await createEndpoint(prisma, owner, projectId, {
+    const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
       name: "stub",
       baseUrl: stub.baseURL,
       model: "stub-vision",
@@ -217,12 +223,14 @@ describe("a toy task of a catalogue appears everywhere that catalogue goes", () 
         queue: inlineJudgeQueue(testJudgeDeps({ templates })),
         pipelines: toy.pipelines,
       },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { ...body, endpointId: endpoint.id },
     );
     runId = run.id;
-    expect(await getRunStatus(prisma, owner, runId)).toMatchObject({ status: "done", calls: { total: 2 } });
+    expect(await getRunStatus(prisma, await accessOfRun(prisma, owner, runId), runId)).toMatchObject({
+      status: "done",
+      calls: { total: 2 },
+    });
     expect(stub.requests.map((request) => request.rule)).toEqual(["toy-glow", "toy-glow"]);
     const scores = await prisma.score.findMany({ where: { runId } });
     expect(scores.map((s) => s.category)).toEqual(["toy_glow_score", "toy_glow_score"]);
@@ -246,8 +254,20 @@ describe("a toy task of a catalogue appears everywhere that catalogue goes", () 
 
   it("3. the video list shows the toy's metric as a column of its run, filters and sorts by it and by its target", async () => {
     const browse = async (query: Record<string, string>) =>
-      (await browseVideos(prisma, owner, projectId, videoListQuerySchema(toy).parse({ runId, ...query }), toy)).videos;
-    const listed = await browseVideos(prisma, owner, projectId, videoListQuerySchema(toy).parse({ runId }), toy);
+      (
+        await browseVideos(
+          prisma,
+          await projectAccess(prisma, owner, projectId, "project.view"),
+          videoListQuerySchema(toy).parse({ runId, ...query }),
+          toy,
+        )
+      ).videos;
+    const listed = await browseVideos(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      videoListQuerySchema(toy).parse({ runId }),
+      toy,
+    );
     expect(listed.run?.id).toBe(runId);
     expect(listed.videos.map((v) => [v.id, v.scores]).sort()).toEqual(
       videoIds.map((id) => [id, { toy_brightness: glowOf[id] }]).sort(),
@@ -272,8 +292,7 @@ describe("a toy task of a catalogue appears everywhere that catalogue goes", () 
   it("4. a review queue over its run hands out its targets, and a submission saves the reviewer's judgments", async () => {
     const queue = await createQueue(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "queues.manage"),
       {
         name: "Toy glow",
         runId,
@@ -286,15 +305,25 @@ describe("a toy task of a catalogue appears everywhere that catalogue goes", () 
     );
     expect(queue.itemCount).toBe(2);
     for (let i = 0; i < 2; i++) {
-      const { itemId } = await nextItem(prisma, reviewer, queue.id);
-      const payload = await getQueueItem(prisma, reviewer, queue.id, itemId!, toy);
+      const { itemId } = await nextItem(
+        prisma,
+        await queueAccess(prisma, reviewer, queue.id, "scores.review"),
+        queue.id,
+      );
+      const payload = await getQueueItem(
+        prisma,
+        await queueAccess(prisma, reviewer, queue.id, "scores.review"),
+        queue.id,
+        itemId!,
+        toy,
+      );
       expect(payload.targets.map((t) => [t.category, t.label, t.min, t.max, t.judge])).toEqual([
         ["toy_glow_score", "Glow", 0, 4, glowOf[payload.video.id]],
       ]);
       // The reviewer always says 3.
       await submitItem(
         prisma,
-        reviewer,
+        await queueAccess(prisma, reviewer, queue.id, "scores.review"),
         queue.id,
         itemId!,
         {
@@ -310,7 +339,12 @@ describe("a toy task of a catalogue appears everywhere that catalogue goes", () 
   });
 
   it("5. the agreement report shows the toy's target with those judgments", async () => {
-    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema(toy).parse({ runId }), toy);
+    const report = await projectAgreement(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "export.read"),
+      agreementQuerySchema(toy).parse({ runId }),
+      toy,
+    );
     const judged = videoIds.map((id) => glowOf[id]!);
     expect(report.runs.map((r) => [r.id, r.pipeline])).toEqual([[runId, "toy_glow"]]);
     expect(report.summary).toMatchObject({ videos: 2, judgeItems: 2, reviewedItems: 2, judgments: 2, reviewers: 1 });
@@ -339,8 +373,7 @@ describe("a toy task of a catalogue appears everywhere that catalogue goes", () 
   it("6. the export writes the toy's rows with the judge's and the reviewer's values", async () => {
     const { stream } = await projectExport(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       exportQuerySchema(toy).parse({ runId, format: "jsonl" }),
       toy,
     );
@@ -386,7 +419,12 @@ describe("a toy task of a catalogue appears everywhere that catalogue goes", () 
       label: "glow results",
       testId: "toy-glow-results",
     });
-    const lists = await videoItemLists(prisma, owner, projectId, videoIds[0]!, toy);
+    const lists = await videoItemLists(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      videoIds[0]!,
+      toy,
+    );
     expect(lists.map((list) => list.testId)).toContain("toy-glow-notes");
     expect(lists.find((list) => list.testId === "toy-glow-notes")!.items[0]!.href).toBe(
       `/projects/${projectId}/toy-glow?videoId=${videoIds[0]}`,
@@ -438,7 +476,7 @@ const withNotes = withTasks(toy, {
     labelSetFormats: [
       {
         id: "toy_sheet",
-        importLabels: async (_prisma, _actor, _projectId, input) => ({
+        importLabels: async (_prisma, _access, input) => ({
           dryRun: input.dryRun,
           plan: { toyFile: input.fileName },
           labelSet: null,
@@ -472,8 +510,7 @@ async function importToyNotes() {
   const lines = videos.map((video, i) => `${video.relativePath.split("/").pop()}\tnote ${i}`).join("\n");
   await importItemSet(
     prisma,
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
     "toy_notes",
     { fileName: "notes.tsv", bytes: new TextEncoder().encode(lines) },
     {},
@@ -487,7 +524,12 @@ describe("a toy task's items and label files appear where the core lists them", 
     {
       await importToyNotes();
       const filter = itemFilterSchema(withNotes).parse({ kind: "toy_note" });
-      const listed = await listItems(prisma, reviewer, projectId, filter, withNotes);
+      const listed = await listItems(
+        prisma,
+        await projectAccess(prisma, reviewer, projectId, "project.view"),
+        filter,
+        withNotes,
+      );
       expect(listed.total).toBe(2);
       expect(
         listed.items
@@ -501,7 +543,14 @@ describe("a toy task's items and label files appear where the core lists them", 
         { kind: "toy_note", externalId: "note-1", note: "note 0" },
         { kind: "toy_note", externalId: "note-2", note: "note 1" },
       ]);
-      expect(await getItem(prisma, reviewer, listed.items[0]!.id, withNotes)).toMatchObject({
+      expect(
+        await getItem(
+          prisma,
+          await projectAccess(prisma, reviewer, projectId, "project.view"),
+          listed.items[0]!.id,
+          withNotes,
+        ),
+      ).toMatchObject({
         projectId,
         kind: "toy_note",
         note: expect.stringMatching(/^note \d$/),
@@ -524,8 +573,7 @@ describe("a toy task's items and label files appear where the core lists them", 
       });
       const lacking = await videosLackingUniformFrames(
         prisma,
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "videos.import"),
         8,
         { mode: "longest_side", px: 256 },
         false,
@@ -534,9 +582,12 @@ describe("a toy task's items and label files appear where the core lists them", 
       expect(lacking.map((video) => video.id).sort()).toEqual([...videoIds].sort());
       expect(lacking.map((video) => video.maxSide)).toEqual([256, 256]);
     }
-    expect(await videosLackingUniformFrames(prisma, owner, projectId, 8, { mode: "longest_side", px: 256 })).toEqual(
-      [],
-    );
+    expect(
+      await videosLackingUniformFrames(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), 8, {
+        mode: "longest_side",
+        px: 256,
+      }),
+    ).toEqual([]);
   });
 
   it("10. the label-set import takes the toy's format and hands its file to the toy's importer; the form's target examples name the toy's target", async () => {
@@ -558,7 +609,15 @@ describe("a toy task's items and label files appear where the core lists them", 
         match: { by: "file_name" as const },
         dryRun: true,
       };
-      expect(await importTaskLabelSet(prisma, owner, projectId, fields.format, input, withNotes)).toEqual({
+      expect(
+        await importTaskLabelSet(
+          prisma,
+          await projectAccess(prisma, owner, projectId, "videos.import"),
+          fields.format,
+          input,
+          withNotes,
+        ),
+      ).toEqual({
         dryRun: true,
         plan: { toyFile: "labels.toy" },
         labelSet: null,

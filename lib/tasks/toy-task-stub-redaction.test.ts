@@ -8,11 +8,12 @@ import { createHash } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { Actor } from "../auth/actor";
+import { queueAccess } from "@/testkit/testing/queue-access";
 import { prisma } from "../db/prisma";
-import { createEndpoint } from "../judge/endpoints";
-import type { PipelineDefinition, RegisteredPipeline } from "../judge/engine/pipeline";
-import type { TemplateSource } from "../judge/template-source";
-import { createRun, getRunStatus } from "../judge/runs";
+import { createEndpoint } from "../judge/endpoints/endpoints";
+import type { PipelineDefinition, RegisteredPipeline } from "../task-modules/pipeline-types";
+import type { TemplateSource } from "../judge/prompts/template-source";
+import { createRun, getRunStatus } from "../judge/runs/runs";
 import type { StubRule } from "../../testkit/llm-stub/stub-rule";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { defaultStubRules } from "../../testkit/llm-stub/stub-rules";
@@ -27,6 +28,8 @@ import { redactResultsFor, withheldResult } from "../visibility/judge-visibility
 
 import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { builtInCatalogue, type ProjectTask, withTasks } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
+import { accessOfRun } from "../../testkit/testing/record-access";
 
 const TOY_TEMPLATE = "Toy colour judge. Name the colour of this video in one word.";
 
@@ -131,8 +134,12 @@ describe("a toy task of a catalogue of the test's own", () => {
       keyFrames: 1,
       name: "Toy task",
     });
-    await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
-    const endpoint = await createEndpoint(prisma, owner, projectId, {
+    await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+      projectId,
+      email: reviewer.email,
+      role: "reviewer",
+    });
+    const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
       name: "stub",
       baseUrl: stub.baseURL,
       model: "stub-vision",
@@ -147,11 +154,18 @@ describe("a toy task of a catalogue of the test's own", () => {
       pricePer1kOutput: null,
     });
     const deps = testJudgeDeps({ templates });
-    const run = await createRun({ prisma, queue: inlineJudgeQueue(deps), pipelines: toy.pipelines }, owner, projectId, {
-      pipeline: "toy_colour" as "hallucination",
-      endpointId: endpoint.id,
+    const run = await createRun(
+      { prisma, queue: inlineJudgeQueue(deps), pipelines: toy.pipelines },
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
+      {
+        pipeline: "toy_colour" as "hallucination",
+        endpointId: endpoint.id,
+      },
+    );
+    expect(await getRunStatus(prisma, await accessOfRun(prisma, owner, run.id), run.id)).toMatchObject({
+      status: "done",
+      calls: { total: 2 },
     });
-    expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({ status: "done", calls: { total: 2 } });
     // The stub answered with the toy's rule, not its fallback ({"answer":"stub"}, which the toy's schema refuses).
     expect(stub.requests.map((request) => request.rule)).toEqual(["toy-colour", "toy-colour"]);
     const steps = await prisma.stepResult.findMany({ where: { runId: run.id }, orderBy: { videoId: "asc" } });
@@ -176,7 +190,9 @@ describe("a toy task of a catalogue of the test's own", () => {
       },
     });
     await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 } });
-    expect((await nextItem(prisma, reviewer, queue.id)).itemId).not.toBeNull();
+    expect(
+      (await nextItem(prisma, await queueAccess(prisma, reviewer, queue.id, "scores.review"), queue.id)).itemId,
+    ).not.toBeNull();
 
     const seen = await redactResultsFor(prisma, reviewer.userId, redactToy, results, (r) => r.video.id);
     const byVideo = Object.fromEntries(seen.map((r) => [r.video.id, r]));

@@ -1,4 +1,4 @@
-import type { Actor } from "../auth/actor";
+import type { ProjectAccess } from "../authz/permissions";
 import type { PrismaClient } from "../generated/prisma/client";
 import { catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
 import type { VideoItemList } from "../task-modules/task-module";
@@ -9,14 +9,13 @@ import type { VideoItemList } from "../task-modules/task-module";
  */
 export async function videoItemLists(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   videoId: string,
   given?: TaskCatalogue,
 ): Promise<VideoItemList[]> {
   const lists = await Promise.all(
-    (await catalogueOf(prisma, projectId, given)).modules.flatMap((task) =>
-      task.videoItemList ? [task.videoItemList(prisma, actor, projectId, videoId)] : [],
+    (await catalogueOf(prisma, access.projectId, given)).modules.flatMap((task) =>
+      task.videoItemList ? [task.videoItemList(prisma, access, videoId)] : [],
     ),
   );
   return lists.filter((list): list is VideoItemList => list !== null);

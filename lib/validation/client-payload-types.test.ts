@@ -5,8 +5,9 @@ import { importsOf, resolveImport as resolve, ROOT, sourcesUnder } from "../../s
 
 /*
  * Client code types the bodies it sends with the very zod schemas the routes parse (z.input of the schema, as a
- * type exported beside it), never a hand-copied shape. What crosses into client code from a *.validation.ts file
- * is a type; and the file is browser-safe all the same: following its runtime imports, nothing server-only
+ * type exported beside it), never a hand-copied shape, and the answers they read with the routes' response schemas'
+ * types. What crosses into client code from a *.validation.ts or *.types.ts file is a type; and the file is
+ * browser-safe all the same: following its runtime imports, nothing server-only
  * (Node.js built-ins, "server-only", the database client) is reached, so a later value import stays safe too.
  */
 const SERVER_ONLY = [/^node:/, /^server-only$/, /generated\/prisma\/client$/, /\/db\/prisma$/];
@@ -35,8 +36,8 @@ function serverOnlyReached(entry: string): string[] {
 }
 
 const PAYLOAD_TYPES: Record<string, string> = {
-  "components/judge/endpoint-form.tsx": "lib/judge/endpoint-input.validation.ts",
-  "components/judge/reuse-endpoint-picker.tsx": "lib/judge/endpoint-input.validation.ts",
+  "components/judge/endpoint-form.tsx": "lib/judge/endpoints/endpoint-input.validation.ts",
+  "components/judge/reuse-endpoint-picker.tsx": "lib/judge/endpoints/endpoint-input.validation.ts",
   "components/videos/judgment-item.tsx": "lib/reviews/reviews.validation.ts",
   "components/adjudication/adjudication-screen.tsx": "lib/adjudication/adjudication.validation.ts",
   "components/webhooks/webhooks-card.tsx": "lib/webhooks/webhooks.validation.ts",
@@ -63,20 +64,26 @@ describe("client payloads are typed from the routes' zod schemas", () => {
     }
   });
 
-  it("every *.validation.ts module client code imports only types from is browser-safe", () => {
+  it("every *.validation.ts or *.types.ts module client code imports only types from is browser-safe", () => {
     const problems: string[] = [];
+    let types = 0;
     for (const client of clientFiles()) {
       for (const { from, typeOnly } of importsOf(client)) {
         const target = resolve(client, from);
-        if (!target?.endsWith(".validation.ts") || !typeOnly) continue;
+        if (!target || !/\.(validation|types)\.ts$/.test(target) || !typeOnly) continue;
+        if (target.endsWith(".types.ts")) types++;
         problems.push(...serverOnlyReached(target).map((chain) => `${path.relative(ROOT, client)}: ${chain}`));
       }
     }
     expect(problems).toEqual([]);
+    // The answers' types (lib/<folder>/<op>.types.ts) are among them.
+    expect(types).toBeGreaterThan(0);
   });
 
   it("notices a server-only module reached through runtime imports (so the check above can fail)", () => {
-    expect(serverOnlyReached(path.join(ROOT, "lib/judge/endpoint-url-policy.ts")).join("\n")).toMatch(/node:dns/);
-    expect(serverOnlyReached(path.join(ROOT, "lib/judge/endpoint-input.validation.ts"))).toEqual([]);
+    expect(serverOnlyReached(path.join(ROOT, "lib/judge/endpoints/endpoint-url-policy.ts")).join("\n")).toMatch(
+      /node:dns/,
+    );
+    expect(serverOnlyReached(path.join(ROOT, "lib/judge/endpoints/endpoint-input.validation.ts"))).toEqual([]);
   });
 });

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { AppError } from "../errors";
 import { countFileNames, findMetadata, metadataPathKey, type FileMetadata } from "../import/metadata-file";
 import { splitDimensionList, type PromptIndex } from "../import/prompt-lists";
@@ -147,11 +146,10 @@ async function plan(
 /** Plans (dry run) or applies metadata rows and prompt lists to the project's existing videos (owners). */
 export async function applyMetadataToVideos(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"videos.edit">,
   input: ApplyMetadataInput,
 ): Promise<MetadataPlan> {
-  await requireProjectAccess(prisma, actor, projectId, "videos.edit");
+  const { actor, projectId } = access;
   const summarise = (result: Awaited<ReturnType<typeof plan>>, applied: boolean): MetadataPlan => ({
     dryRun: input.dryRun,
     matchedVideos: result.matchedVideos,

@@ -7,6 +7,7 @@ import { makeUser } from "../../testkit/testing/fixtures";
 import { LIST_COUNT_CAP, browseVideos } from "./browse-videos";
 import { videoListQuerySchema } from "./video-filter";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 let owner: Actor;
 let projectId: string;
@@ -43,8 +44,12 @@ beforeAll(async () => {
   await prisma.$executeRaw`ANALYZE "video"`;
 }, 120_000);
 
-const browse = (query: Record<string, string>) =>
-  browseVideos(prisma, owner, projectId, videoListQuerySchema(builtInCatalogue()).parse(query));
+const browse = async (query: Record<string, string>) =>
+  browseVideos(
+    prisma,
+    await projectAccess(prisma, owner, projectId, "project.view"),
+    videoListQuerySchema(builtInCatalogue()).parse(query),
+  );
 
 async function exactCount(where: Prisma.Sql): Promise<number> {
   const rows = await prisma.$queryRaw<

@@ -12,6 +12,7 @@ import { type BrowseResult, browseVideos } from "./browse-videos";
 import { videoListQuerySchema } from "./video-filter";
 import { decodeVideoListCursor, encodeVideoListCursor } from "./video-list-cursor";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 let owner: Actor;
 let reviewer: Actor;
@@ -89,8 +90,16 @@ beforeAll(async () => {
   }
 });
 
-const browse = (query: Record<string, string>, as: Actor = owner, project = projectId) =>
-  browseVideos(prisma, as, project, videoListQuerySchema(builtInCatalogue()).parse(query));
+/** Each caller's access to a project, checked once: the walks below browse hundreds of pages. */
+const accesses = new Map<string, ReturnType<typeof projectAccess<"project.view">>>();
+const accessOf = (as: Actor, project: string) => {
+  const key = `${as.userId} ${project}`;
+  if (!accesses.has(key)) accesses.set(key, projectAccess(prisma, as, project, "project.view"));
+  return accesses.get(key)!;
+};
+
+const browse = async (query: Record<string, string>, as: Actor = owner, project = projectId) =>
+  browseVideos(prisma, await accessOf(as, project), videoListQuerySchema(builtInCatalogue()).parse(query));
 
 /**
  * The list's order written out as one plain ORDER BY (value in the direction, NULLS LAST, then id),

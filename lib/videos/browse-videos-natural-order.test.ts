@@ -8,6 +8,7 @@ import { type BrowseResult, browseVideos } from "./browse-videos";
 import { matchingVideoIds } from "./video-filter-sql";
 import { videoListQuerySchema } from "./video-filter";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 /*
  * The video list sorts paths naturally ("clip-2" before "clip-10", case aside), as the run page does, and
@@ -61,8 +62,12 @@ beforeAll(async () => {
   }
 });
 
-const browse = (query: Record<string, string>) =>
-  browseVideos(prisma, owner, projectId, videoListQuerySchema(builtInCatalogue()).parse(query));
+const browse = async (query: Record<string, string>) =>
+  browseVideos(
+    prisma,
+    await projectAccess(prisma, owner, projectId, "project.view"),
+    videoListQuerySchema(builtInCatalogue()).parse(query),
+  );
 const paths = (pages: BrowseResult[]) => pages.flatMap((page) => page.videos.map((video) => byId.get(video.id)));
 
 describe("the video list's path order", () => {

@@ -7,6 +7,7 @@ import { makeUser } from "../../testkit/testing/fixtures";
 import { browseVideos } from "./browse-videos";
 import { videoListQuerySchema } from "./video-filter";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 /*
  * The list's path order reads the stored sort key ("pathSortKey", indexed with the project and with the model),
@@ -52,8 +53,7 @@ async function listPlans(query: Record<string, string>) {
   const plans: string[] = [];
   const result = await browseVideos(
     explaining(prisma, plans),
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "project.view"),
     videoListQuerySchema(builtInCatalogue()).parse(query),
   );
   return { result, plans: plans.join("\n\n") };
@@ -73,8 +73,7 @@ describe("the video list sorted by path", () => {
   it("reads a page by cursor, and a model's page, from the stored key's indexes", async () => {
     const first = await browseVideos(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "project.view"),
       videoListQuerySchema(builtInCatalogue()).parse({ sort: "path" }),
     );
     const { plans } = await listPlans({ sort: "path", cursor: first.nextCursor! });

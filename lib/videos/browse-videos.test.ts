@@ -10,6 +10,7 @@ import { videoListQuerySchema } from "./video-filter";
 import { createRunVideo } from "../../testkit/testing/run-video-fixture";
 import { insertJudgment } from "../../testkit/testing/judgments";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 let owner: Actor;
 let reviewer: Actor;
@@ -163,8 +164,12 @@ beforeAll(async () => {
   await judge(olderRunId, "d", owner, true);
 });
 
-const browse = (query: Record<string, string>, as: Actor = owner) =>
-  browseVideos(prisma, as, projectId, videoListQuerySchema(builtInCatalogue()).parse(query));
+const browse = async (query: Record<string, string>, as: Actor = owner) =>
+  browseVideos(
+    prisma,
+    await projectAccess(prisma, as, projectId, "project.view"),
+    videoListQuerySchema(builtInCatalogue()).parse(query),
+  );
 const keysOf = (videos: { id: string }[]) =>
   videos.map((video) => Object.entries(ids).find(([, id]) => id === video.id)![0]);
 
@@ -273,7 +278,7 @@ describe("browseVideos", () => {
   });
 
   it("lists the filter options: dimensions, models and runs newest first", async () => {
-    const options = await browseOptions(prisma, reviewer, projectId);
+    const options = await browseOptions(prisma, await projectAccess(prisma, reviewer, projectId, "project.view"));
     expect(options.dimensions).toEqual(["Material", "Mechanics", "Thermotics"]);
     expect(options.models).toEqual(["Kling", "Sora"]);
     expect(options.runs.map((run) => run.id)).toEqual([latestRunId, olderRunId]);
@@ -281,7 +286,7 @@ describe("browseVideos", () => {
 
   it("answers a non-member as if the project did not exist", async () => {
     await expect(browse({}, stranger)).rejects.toBeInstanceOf(NotFoundError);
-    await expect(browseOptions(prisma, stranger, projectId)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(projectAccess(prisma, stranger, projectId, "project.view")).rejects.toBeInstanceOf(NotFoundError);
     await expect(browse({ runId: "no-such-run" })).rejects.toBeInstanceOf(NotFoundError);
   });
 

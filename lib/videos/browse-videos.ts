@@ -1,7 +1,6 @@
 import { disagreesInRun } from "../reviews/judgment-key";
 import { Prisma, type PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { isYesNoScale, type TaskDeclaration } from "../task-modules/task-declaration";
 import { videoJson } from "./queries";
@@ -9,8 +8,8 @@ import { checkFilterAgainstTask, type VideoListQuery } from "./video-filter";
 import { type FilterContext, resolveFilterRun, videoFilterFrom, videoFilterWhere } from "./video-filter-sql";
 import { readListPage } from "./video-list-keyset";
 import { catalogFor, catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
-import { runNameOfRow } from "../runs/run-name";
-import { type SpanCounts, videoSpanCounts } from "../spans/span-counts";
+import { runNameOfRow } from "../run-records/run-name";
+import { type SpanCounts, videoSpanCounts } from "./span-counts";
 
 type VideoRow = Prisma.VideoGetPayload<object>;
 
@@ -20,7 +19,7 @@ export interface BrowseRun {
   pipeline: string;
   simulated: boolean;
   status: string;
-  /** The run's name (lib/runs/run-name.ts), where the list's run select shows it. */
+  /** The run's name (lib/run-records/run-name.ts), where the list's run select shows it. */
   name?: string;
 }
 
@@ -103,10 +102,48 @@ interface ExtraRow {
  */
 export const LIST_COUNT_CAP = 10_000;
 
-/** The value of a settled promise, or its error thrown. */
-function settled<T>(result: PromiseSettledResult<T>): T {
-  if (result.status === "rejected") throw result.reason;
-  return result.value;
+/** The page's video rows with their run_video row and metrics in the run, in list order. */
+function pageVideoRows(prisma: PrismaClient, ids: string[], runId: string | null): Promise<PageRow[]> {
+  if (ids.length === 0) return Promise.resolve([]);
+  return prisma.$queryRaw<PageRow[]>`SELECT v.*, (rv."videoId" IS NOT NULL) AS "rv_in", rm."metrics" AS "rv_metrics"
+      FROM unnest(${ids}::text[]) WITH ORDINALITY AS page("id", "position")
+      JOIN "video" v ON v."id" = page."id"
+      LEFT JOIN "run_video" rv ON rv."runId" = ${runId} AND rv."videoId" = v."id"
+      LEFT JOIN LATERAL (
+        SELECT jsonb_object_agg(m."metric", m."value") AS "metrics" FROM "run_metric" m
+        WHERE m."runId" = ${runId} AND m."videoId" = v."id" AND m."itemId" = ''
+      ) rm ON TRUE
+      ORDER BY page."position"`;
+}
+
+/** Each page video's latest frame set and thumbnail, and its review state in the run (reviewers, mine, disagreement). */
+async function pageExtras(
+  prisma: PrismaClient,
+  ids: string[],
+  ctx: FilterContext,
+  userId: string,
+): Promise<Map<string, ExtraRow>> {
+  const extras = new Map<string, ExtraRow>();
+  if (ids.length === 0) return extras;
+  const rows = await prisma.$queryRaw<ExtraRow[]>`
+      SELECT p."id", fs."frameSetCount", fs."keyFrameCount", kf."id" AS "thumbnailFrameId",
+        coalesce(r."reviewers", 0) AS "reviewers", coalesce(r."byMe", false) AS "byMe", coalesce(r."disagreement", false) AS "disagreement"
+      FROM unnest(${ids}::text[]) AS p("id")
+      LEFT JOIN LATERAL (
+        SELECT f."id", f."keyFrameCount", count(*) OVER ()::int AS "frameSetCount" FROM "frame_set" f
+        WHERE f."videoId" = p."id" ORDER BY f."createdAt" DESC, f."id" DESC LIMIT 1
+      ) fs ON TRUE
+      LEFT JOIN LATERAL (
+        SELECT fr."id" FROM "frame" fr WHERE fr."frameSetId" = fs."id" AND fr."isKeyFrame" ORDER BY fr."index" ASC LIMIT 1
+      ) kf ON TRUE
+      LEFT JOIN LATERAL (
+        SELECT count(DISTINCT h."reviewerId")::int AS "reviewers", bool_or(h."reviewerId" = ${userId}) AS "byMe",
+          coalesce(bool_or(${disagreesInRun("h", Prisma.sql`${ctx.runId}`, ctx.catalogue.tasks)}), false) AS "disagreement"
+        FROM "human_judgment" h WHERE h."videoId" = p."id" AND h."labelSetId" IS NULL AND NOT h."withdrawn" AND h."task" = (SELECT r."pipeline" FROM "judge_run" r WHERE r."id" = ${ctx.runId})
+          AND EXISTS (SELECT 1 FROM "run_video" jr WHERE jr."runId" = ${ctx.runId} AND jr."videoId" = p."id")
+      ) r ON TRUE`;
+  for (const row of rows) extras.set(row.id, row);
+  return extras;
 }
 
 /**
@@ -117,22 +154,17 @@ function settled<T>(result: PromiseSettledResult<T>): T {
  */
 export async function browseVideos(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   query: VideoListQuery,
   given?: TaskCatalogue,
 ): Promise<BrowseResult> {
+  const { actor, projectId } = access;
   const catalogue = await catalogueOf(prisma, projectId, given);
-  // Three independent reads at once (each round trip counts on a busy machine); the access check's
-  // answer still decides first, so a non-member learns nothing from the others' (an unknown run).
-  const [access, resolvedRun, blindIds] = await Promise.allSettled([
-    requireProjectAccess(prisma, actor, projectId, "project.view"),
+  // Two independent reads at once (each round trip counts on a busy machine).
+  const [run, blind] = await Promise.all([
     resolveFilterRun(prisma, catalogue, projectId, query.runId),
     blindVideoIdsFor(prisma, actor.userId),
   ]);
-  settled(access);
-  const run = settled(resolvedRun);
-  const blind = settled(blindIds);
   const ctx: FilterContext = {
     projectId,
     catalogue,
@@ -159,42 +191,11 @@ export async function browseVideos(
   const total = totalExact ? counted : Math.max(LIST_COUNT_CAP, seen);
 
   const ids = listed.rows.map((row) => row.id);
-  // The page's video rows with their run_video row and metrics, in list order.
-  const pageRowsQuery =
-    ids.length === 0
-      ? Promise.resolve([] as PageRow[])
-      : prisma.$queryRaw<PageRow[]>`SELECT v.*, (rv."videoId" IS NOT NULL) AS "rv_in", rm."metrics" AS "rv_metrics"
-      FROM unnest(${ids}::text[]) WITH ORDINALITY AS page("id", "position")
-      JOIN "video" v ON v."id" = page."id"
-      LEFT JOIN "run_video" rv ON rv."runId" = ${ctx.runId} AND rv."videoId" = v."id"
-      LEFT JOIN LATERAL (
-        SELECT jsonb_object_agg(m."metric", m."value") AS "metrics" FROM "run_metric" m
-        WHERE m."runId" = ${ctx.runId} AND m."videoId" = v."id" AND m."itemId" = ''
-      ) rm ON TRUE
-      ORDER BY page."position"`;
-  const extras = new Map<string, ExtraRow>();
-  const extrasQuery = async () => {
-    if (ids.length === 0) return;
-    const rows = await prisma.$queryRaw<ExtraRow[]>`
-      SELECT p."id", fs."frameSetCount", fs."keyFrameCount", kf."id" AS "thumbnailFrameId",
-        coalesce(r."reviewers", 0) AS "reviewers", coalesce(r."byMe", false) AS "byMe", coalesce(r."disagreement", false) AS "disagreement"
-      FROM unnest(${ids}::text[]) AS p("id")
-      LEFT JOIN LATERAL (
-        SELECT f."id", f."keyFrameCount", count(*) OVER ()::int AS "frameSetCount" FROM "frame_set" f
-        WHERE f."videoId" = p."id" ORDER BY f."createdAt" DESC, f."id" DESC LIMIT 1
-      ) fs ON TRUE
-      LEFT JOIN LATERAL (
-        SELECT fr."id" FROM "frame" fr WHERE fr."frameSetId" = fs."id" AND fr."isKeyFrame" ORDER BY fr."index" ASC LIMIT 1
-      ) kf ON TRUE
-      LEFT JOIN LATERAL (
-        SELECT count(DISTINCT h."reviewerId")::int AS "reviewers", bool_or(h."reviewerId" = ${actor.userId}) AS "byMe",
-          coalesce(bool_or(${disagreesInRun("h", Prisma.sql`${ctx.runId}`, ctx.catalogue.tasks)}), false) AS "disagreement"
-        FROM "human_judgment" h WHERE h."videoId" = p."id" AND h."labelSetId" IS NULL AND NOT h."withdrawn" AND h."task" = (SELECT r."pipeline" FROM "judge_run" r WHERE r."id" = ${ctx.runId})
-          AND EXISTS (SELECT 1 FROM "run_video" jr WHERE jr."runId" = ${ctx.runId} AND jr."videoId" = p."id")
-      ) r ON TRUE`;
-    for (const row of rows) extras.set(row.id, row);
-  };
-  const [pageRows, spanCounts] = await Promise.all([pageRowsQuery, videoSpanCounts(prisma, ids), extrasQuery()]);
+  const [pageRows, spanCounts, extras] = await Promise.all([
+    pageVideoRows(prisma, ids, ctx.runId),
+    videoSpanCounts(prisma, ids),
+    pageExtras(prisma, ids, ctx, actor.userId),
+  ]);
 
   return {
     run: run
@@ -235,8 +236,8 @@ export interface BrowseOptions {
 }
 
 /** The choices of the list's dimension, model and run selects. */
-export async function browseOptions(prisma: PrismaClient, actor: Actor, projectId: string): Promise<BrowseOptions> {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+export async function browseOptions(prisma: PrismaClient, access: ProjectAccess): Promise<BrowseOptions> {
+  const { projectId } = access;
   // Distinct values by skipping through the (projectId, dimensions) and (projectId, model, …) indexes:
   // one index probe per distinct value instead of a scan of every video.
   const [dimensions, models, runs] = await Promise.all([

@@ -2,13 +2,15 @@ import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
+import { projectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
-import { videoRuns } from "../judge/video-runs";
+import { videoRuns } from "../judge/runs/video-runs";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../../testkit/testing/fixtures";
 import { compareSamples, promptSampleCount } from "./compare-samples";
 import { createRunVideo } from "../../testkit/testing/run-video-fixture";
 import { insertJudgment } from "../../testkit/testing/judgments";
+import { accessOfVideo } from "../../testkit/testing/record-access";
 
 let owner: Actor;
 let viewer: Actor;
@@ -149,7 +151,9 @@ beforeAll(async () => {
 
 describe("side by side samples of a prompt", () => {
   it("groups every sample of the prompt by model and sample index, with the latest run and the reviewers' consensus", async () => {
-    const result = await compareSamples(prisma, viewer, projectId, { videoId: ids.a1 });
+    const result = await compareSamples(prisma, await projectAccess(prisma, viewer, projectId, "project.view"), {
+      videoId: ids.a1,
+    });
     expect(result.prompt).toBe("A dog catches a frisbee");
     expect(result.totalSamples).toBe(5);
     expect(result.models).toEqual(["modelA", "modelB"]);
@@ -171,45 +175,56 @@ describe("side by side samples of a prompt", () => {
   });
 
   it("restricts to one model, and finds the samples by the prompt too", async () => {
-    const onlyB = await compareSamples(prisma, owner, projectId, { videoId: ids.a1, model: "modelB" });
+    const onlyB = await compareSamples(prisma, await projectAccess(prisma, owner, projectId, "project.view"), {
+      videoId: ids.a1,
+      model: "modelB",
+    });
     expect(onlyB.samples.map((s) => s.fileName)).toEqual(["b0.mp4", "b1.mp4"]);
     expect(onlyB.models).toEqual(["modelA", "modelB"]);
     expect(onlyB.totalSamples).toBe(5);
-    const byPrompt = await compareSamples(prisma, owner, projectId, { prompt: "A cat sleeps" });
+    const byPrompt = await compareSamples(prisma, await projectAccess(prisma, owner, projectId, "project.view"), {
+      prompt: "A cat sleeps",
+    });
     expect(byPrompt.samples.map((s) => s.fileName)).toEqual(["other.mp4"]);
-    const noPrompt = await compareSamples(prisma, owner, projectId, { videoId: ids.loose });
+    const noPrompt = await compareSamples(prisma, await projectAccess(prisma, owner, projectId, "project.view"), {
+      videoId: ids.loose,
+    });
     expect(noPrompt.samples.map((s) => s.fileName)).toEqual(["loose.mp4"]);
   });
 
   it("answers non-members and unknown videos or prompts with not found", async () => {
-    await expect(compareSamples(prisma, stranger, projectId, { videoId: ids.a1 })).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
-    await expect(compareSamples(prisma, owner, projectId, { videoId: "nope" })).rejects.toBeInstanceOf(NotFoundError);
-    await expect(compareSamples(prisma, owner, projectId, { prompt: "never used" })).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
+    await expect(projectAccess(prisma, stranger, projectId, "project.view")).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      compareSamples(prisma, await projectAccess(prisma, owner, projectId, "project.view"), { videoId: "nope" }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      compareSamples(prisma, await projectAccess(prisma, owner, projectId, "project.view"), { prompt: "never used" }),
+    ).rejects.toBeInstanceOf(NotFoundError);
     const otherProject = (await createProject(prisma, stranger, { name: "Other" })).id;
-    await expect(compareSamples(prisma, stranger, otherProject, { videoId: ids.a1 })).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
+    const otherAccess = await projectAccess(prisma, stranger, otherProject, "project.view");
+    await expect(compareSamples(prisma, otherAccess, { videoId: ids.a1 })).rejects.toBeInstanceOf(NotFoundError);
   });
 
   it("counts the samples of a video's prompt for members only", async () => {
-    expect(await promptSampleCount(prisma, viewer, ids.a2!)).toBe(5);
-    expect(await promptSampleCount(prisma, viewer, ids.loose!)).toBe(1);
-    await expect(promptSampleCount(prisma, stranger, ids.a2!)).rejects.toBeInstanceOf(NotFoundError);
+    const viewed = await projectAccess(prisma, viewer, projectId, "project.view");
+    expect(await promptSampleCount(prisma, viewed, ids.a2!)).toBe(5);
+    expect(await promptSampleCount(prisma, viewed, ids.loose!)).toBe(1);
+    await expect(projectAccess(prisma, stranger, projectId, "project.view")).rejects.toBeInstanceOf(NotFoundError);
+    // A video of this project, asked through an access to another one, is not found.
+    const elsewhere = (await createProject(prisma, stranger, { name: "Elsewhere" })).id;
+    const strangers = await projectAccess(prisma, stranger, elsewhere, "project.view");
+    await expect(promptSampleCount(prisma, strangers, ids.a2!)).rejects.toBeInstanceOf(NotFoundError);
   });
 });
 
 describe("runs that judged a video", () => {
   it("lists them newest first with the endpoint snapshot, for members only", async () => {
-    const runs = await videoRuns(prisma, viewer, ids.a0!);
+    const runs = await videoRuns(prisma, await accessOfVideo(prisma, viewer, ids.a0!), ids.a0!);
     expect(runs.map((r) => [r.id, r.endpoint.model, r.overall])).toEqual([
       [newRun, "gpt-new", 80],
       [oldRun, "gpt-old", 20],
     ]);
-    expect(await videoRuns(prisma, viewer, ids.b0!)).toEqual([]);
-    await expect(videoRuns(prisma, stranger, ids.a0!)).rejects.toBeInstanceOf(NotFoundError);
+    expect(await videoRuns(prisma, await accessOfVideo(prisma, viewer, ids.b0!), ids.b0!)).toEqual([]);
+    await expect(accessOfVideo(prisma, stranger, ids.a0!)).rejects.toBeInstanceOf(NotFoundError);
   });
 });

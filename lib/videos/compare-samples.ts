@@ -1,8 +1,7 @@
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
-import { readRunMetrics } from "../judge/run-metrics";
+import { readRunMetrics } from "../run-records/run-metrics";
 import { consensusOf } from "../reviews/consensus";
 import { catalogFor } from "../task-modules/task-catalogue";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
@@ -58,31 +57,50 @@ export interface CompareSample {
   blind: boolean;
 }
 
-/**
- * Every sample of one prompt in a project, grouped by generator model (rows) and sample index
- * (columns), each with the latest run's overall and verdict and the reviewers' consensus verdict
- * (neither for a sample the caller reviews blind).
- * Non-members get NotFound, as for every project read.
- */
-export async function compareSamples(prisma: PrismaClient, actor: Actor, projectId: string, query: CompareQuery) {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
-  let prompt: string | null;
-  let focusId: string | null = null;
-  let focusModel: string | null = null;
+/** The prompt to compare: the named video's (which is then the focus) or the one named itself. */
+async function comparedPrompt(prisma: PrismaClient, projectId: string, query: CompareQuery) {
   if (query.videoId) {
     const video = await prisma.video.findFirst({
       where: { id: query.videoId, projectId },
       select: { id: true, prompt: true, model: true },
     });
     if (!video) throw new NotFoundError("No such video.");
-    prompt = video.prompt;
-    focusId = video.id;
-    focusModel = video.model;
-  } else if (query.prompt !== undefined) {
-    prompt = query.prompt;
-  } else {
-    throw new NotFoundError("Name a video or a prompt to compare.");
+    return { prompt: video.prompt, focusId: video.id as string | null, focusModel: video.model };
   }
+  if (query.prompt !== undefined) return { prompt: query.prompt as string | null, focusId: null, focusModel: null };
+  throw new NotFoundError("Name a video or a prompt to compare.");
+}
+
+/**
+ * The samples laid out by generator model (rows) and sample index (columns: the indexes present; samples without
+ * an index go after them, one column each).
+ */
+function sampleGrid(samples: CompareSample[]) {
+  const sampleIndexes = [...new Set(samples.flatMap((s) => (s.sampleIndex === null ? [] : [s.sampleIndex])))].sort(
+    (a, b) => a - b,
+  );
+  const rows = [...new Set(samples.map((s) => s.model))].map((model) => {
+    const mine = samples.filter((s) => s.model === model);
+    const unindexed = mine.filter((s) => s.sampleIndex === null);
+    return {
+      model,
+      cells: sampleIndexes.map((index) => mine.filter((s) => s.sampleIndex === index)),
+      unindexed,
+      count: mine.length,
+    };
+  });
+  return { sampleIndexes, rows };
+}
+
+/**
+ * Every sample of one prompt in a project, grouped by generator model (rows) and sample index
+ * (columns), each with the latest run's overall and verdict and the reviewers' consensus verdict
+ * (neither for a sample the caller reviews blind).
+ * Non-members get NotFound, as for every project read.
+ */
+export async function compareSamples(prisma: PrismaClient, access: ProjectAccess, query: CompareQuery) {
+  const { actor, projectId } = access;
+  const { prompt, focusId, focusModel } = await comparedPrompt(prisma, projectId, query);
   // Without a prompt there is nothing to compare the video with.
   const allOfPrompt = await prisma.video.findMany({
     where: prompt === null ? { projectId, id: focusId ?? "" } : { projectId, prompt },
@@ -163,20 +181,7 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
     return blind.has(video.id) ? { ...withheldCompareSample(sample), blind: true } : sample;
   });
 
-  // Columns: the sample indexes present (samples without an index go after them, one column each).
-  const sampleIndexes = [...new Set(samples.flatMap((s) => (s.sampleIndex === null ? [] : [s.sampleIndex])))].sort(
-    (a, b) => a - b,
-  );
-  const rows = [...new Set(samples.map((s) => s.model))].map((model) => {
-    const mine = samples.filter((s) => s.model === model);
-    const unindexed = mine.filter((s) => s.sampleIndex === null);
-    return {
-      model,
-      cells: sampleIndexes.map((index) => mine.filter((s) => s.sampleIndex === index)),
-      unindexed,
-      count: mine.length,
-    };
-  });
+  const { sampleIndexes, rows } = sampleGrid(samples);
   return {
     projectId,
     prompt,
@@ -193,12 +198,12 @@ export async function compareSamples(prisma: PrismaClient, actor: Actor, project
 }
 
 /** How many samples the video's prompt has in its project (the video page's "Compare samples (N)"). */
-export async function promptSampleCount(prisma: PrismaClient, actor: Actor, videoId: string): Promise<number> {
-  const video = await prisma.video.findUnique({ where: { id: videoId }, select: { projectId: true, prompt: true } });
-  if (!video) throw new NotFoundError("No such video.");
-  await requireProjectAccess(prisma, actor, video.projectId, "project.view").catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError("No such video.") : error;
+export async function promptSampleCount(prisma: PrismaClient, access: ProjectAccess, videoId: string): Promise<number> {
+  const video = await prisma.video.findFirst({
+    where: { id: videoId, projectId: access.projectId },
+    select: { projectId: true, prompt: true },
   });
+  if (!video) throw new NotFoundError("No such video.");
   if (video.prompt === null) return 1;
   return prisma.video.count({ where: { projectId: video.projectId, prompt: video.prompt } });
 }

@@ -1,12 +1,12 @@
 /**
  * The completeness report computed in PostgreSQL against the reference it replaces on the request path
- * (`completenessReport`, lib/import/completeness.ts, run here over the same lists and videos): every count, and
+ * (`completenessReport`, testkit/import/completeness-report.ts, run here over the same lists and videos): every count, and
  * every list, page by page, in the same order.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { completenessReport } from "../import/completeness";
+import { completenessReport } from "../../testkit/import/completeness-report";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../../testkit/testing/fixtures";
 import { completenessFromDatabase } from "./completeness-query";
@@ -14,6 +14,7 @@ import { promptIndexForProject } from "./describe-imported-video";
 import { deletePromptList, savePromptList } from "./prompt-list-store";
 import { getStorage } from "../storage/storage";
 import { createReadyVideo } from "../../testkit/testing/ready-video";
+import { projectAccess } from "../authz/permissions";
 
 const LONG = `A long prompt ${"that keeps going ".repeat(14)}and ends here.`;
 const P = ["A ball rolls.", "A cup falls.", "A leaf floats.", "A door swings.", "Colours mix.", "Señor waves."];
@@ -27,8 +28,7 @@ beforeAll(async () => {
 async function addList(projectId: string, name: string, entries: { prompt: string; dimensions: string[] }[]) {
   return savePromptList(
     { prisma, storage: getStorage() },
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
     name,
     JSON.stringify(entries.map(({ prompt, dimensions }) => ({ prompt, dimension: dimensions }))),
   );
@@ -255,7 +255,11 @@ describe("completenessFromDatabase", () => {
       return got;
     };
     expect((await compare()).missing.items[0]).toMatchObject({ prompt: nfd });
-    await deletePromptList({ prisma, storage: getStorage() }, owner, projectId, first.id!);
+    await deletePromptList(
+      { prisma, storage: getStorage() },
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      first.id!,
+    );
     const after = await compare();
     expect(after.missing.items.map((m) => m.prompt)).toContain(P[5]);
     expect(after.dimensions.find((d) => d.dimension === "Mechanics")?.prompts).toBe(2);

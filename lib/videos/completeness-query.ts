@@ -106,7 +106,7 @@ function dimensionPrompts(projectId: string, dim: string) {
 }
 
 /**
- * The same report as `completenessReport` (lib/import/completeness.ts, the reference its test compares with), computed
+ * The same report as `completenessReport` (testkit/import/completeness-report.ts, the reference its test compares with), computed
  * in PostgreSQL from the entry rows (prompt-list-entries.ts) in one snapshot: a statement for the counts and the
  * unexpected and unmatched pages, and for each generator of each dimension the missing page reaches, one for the
  * prompts it holds some samples of and one for those it holds none of, each starting at the first prompt the page

@@ -9,9 +9,11 @@ import { makeUser } from "../../testkit/testing/fixtures";
 import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { createStubEndpoint } from "../../testkit/testing/stub-endpoint";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
-import { createRunSchema } from "../judge/endpoints.validation";
-import { createRun, videoScores } from "../judge/runs";
+import { createRunSchema } from "../judge/runs/run-input.validation";
+import { createRun, videoScores } from "../judge/runs/runs";
 import { resolveFilterRun } from "./video-filter-sql";
+import { projectAccess } from "../authz/permissions";
+import { accessOfVideo } from "../../testkit/testing/record-access";
 
 let owner: Actor;
 beforeAll(async () => {
@@ -37,8 +39,7 @@ describe("the run a video list and a video page show by default", () => {
     for (const [index, state] of later.entries()) {
       const run = (await createRun(
         { prisma, queue: noQueue, pipelines: builtInCatalogue().pipelines },
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "runs.manage"),
         parse({ pipeline: "hallucination", endpointId: endpoint.id }),
       )) as { id: string };
       await prisma.judgeRun.update({
@@ -57,12 +58,14 @@ describe("the run a video list and a video page show by default", () => {
 
     const listed = await resolveFilterRun(prisma, builtInCatalogue(), projectId, undefined);
     expect(listed?.id).toBe(finished);
-    const shown = await videoScores(prisma, owner, videoIds[0]!);
+    const shown = await videoScores(prisma, await accessOfVideo(prisma, owner, videoIds[0]!), videoIds[0]!);
     expect(shown.run?.id).toBe(finished);
 
     // Named, any run is shown as it is.
     expect((await resolveFilterRun(prisma, builtInCatalogue(), projectId, runIds[1]))?.id).toBe(runIds[1]);
-    expect((await videoScores(prisma, owner, videoIds[0]!, runIds[3])).run?.id).toBe(runIds[3]);
+    expect(
+      (await videoScores(prisma, await accessOfVideo(prisma, owner, videoIds[0]!), videoIds[0]!, runIds[3])).run?.id,
+    ).toBe(runIds[3]);
   });
 
   it("is none while no run has finished", async () => {
@@ -70,11 +73,10 @@ describe("the run a video list and a video page show by default", () => {
     const endpoint = await createStubEndpoint(prisma, owner, projectId, "http://127.0.0.1:9/v1");
     await createRun(
       { prisma, queue: noQueue, pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       parse({ pipeline: "hallucination", endpointId: endpoint.id }),
     );
     expect(await resolveFilterRun(prisma, builtInCatalogue(), projectId, undefined)).toBeNull();
-    expect((await videoScores(prisma, owner, videoIds[0]!)).run).toBeNull();
+    expect((await videoScores(prisma, await accessOfVideo(prisma, owner, videoIds[0]!), videoIds[0]!)).run).toBeNull();
   });
 });

@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { Prisma } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { AppError, NotFoundError } from "../errors";
 import { someNamed } from "../format/some-named";
 import type { RemovedObjects } from "../storage/remove-objects";
@@ -108,11 +107,10 @@ export interface VideoDeletionResult {
  */
 export async function deleteVideos(
   deps: VideoDeps & { deletions?: VideoDeletionQueue },
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"videos.delete">,
   input: { videoIds: string[]; dryRun: boolean },
 ): Promise<VideoDeletionResult> {
-  await requireProjectAccess(deps.prisma, actor, projectId, "videos.delete");
+  const { actor, projectId } = access;
   const videoIds = [...new Set(input.videoIds)];
   const outcome = await deps.prisma.$transaction(
     async (tx) => {
@@ -163,14 +161,13 @@ export async function deleteVideos(
 }
 
 /** One video, by its id alone (the video page, `DELETE /api/v1/videos/:id`). */
-export async function deleteVideo(deps: VideoDeps, actor: Actor, videoId: string, input: { dryRun: boolean }) {
-  const video = await deps.prisma.video.findUnique({ where: { id: videoId }, select: { projectId: true } });
+export async function deleteVideo(
+  deps: VideoDeps,
+  access: ProjectAccess<"videos.delete">,
+  videoId: string,
+  input: { dryRun: boolean },
+) {
+  const video = await deps.prisma.video.findFirst({ where: { id: videoId, projectId: access.projectId } });
   if (!video) throw new NotFoundError("No such video.");
-  try {
-    return await deleteVideos(deps, actor, video.projectId, { videoIds: [videoId], dryRun: input.dryRun });
-  } catch (error) {
-    // A non-member learns nothing about the video's project.
-    if (error instanceof NotFoundError) throw new NotFoundError("No such video.");
-    throw error;
-  }
+  return deleteVideos(deps, access, { videoIds: [videoId], dryRun: input.dryRun });
 }

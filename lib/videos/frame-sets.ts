@@ -1,42 +1,26 @@
 import { createHash, randomUUID } from "node:crypto";
 import type { Prisma } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { MAX_FRAME_BYTES } from "../config/limits";
 import { NotFoundError, ValidationError } from "../errors";
 import { someNamed } from "../format/some-named";
-import {
-  frameManifestSchema,
-  frameSetParametersKey,
-  normaliseFrameSetParameters,
-  validateManifest,
-} from "../frames/frame-set-parameters";
+import { checkFrameManifest, frameSetParametersKey, normaliseFrameSetParameters } from "../frames/frame-set-parameters";
 import { frameKey } from "../storage/storage";
 import { jpegInfo } from "../video/jpeg-info";
 import type { VideoDeps } from "./register-video";
 import { isPrismaError, UNIQUE_VIOLATION } from "../db/prisma-errors";
 import { log } from "../observability/logger";
-import { queueFrameTimes } from "../spans/frame-times-jobs";
+import { queueFrameTimes } from "./frame-times-jobs";
 
 /** A frame set is identified by its video's bytes and its canonical parameters. */
 export function frameSetIdentity(videoSha256: string, parametersKey: string): string {
   return createHash("sha256").update(videoSha256).update("\n").update(parametersKey).digest("hex");
 }
 
-export async function findVideoForActor(
-  deps: VideoDeps,
-  actor: Actor,
-  videoId: string,
-  action: Parameters<typeof requireProjectAccess>[3],
-) {
-  const video = await deps.prisma.video.findUnique({ where: { id: videoId } });
+/** The video `videoId` of the access's project; a video of another project is "No such video." as a missing one. */
+export async function findProjectVideo(deps: Pick<VideoDeps, "prisma">, access: ProjectAccess, videoId: string) {
+  const video = await deps.prisma.video.findFirst({ where: { id: videoId, projectId: access.projectId } });
   if (!video) throw new NotFoundError("No such video.");
-  try {
-    await requireProjectAccess(deps.prisma, actor, video.projectId, action);
-  } catch (error) {
-    if (error instanceof NotFoundError) throw new NotFoundError("No such video.");
-    throw error;
-  }
   return video;
 }
 
@@ -47,7 +31,7 @@ export async function findVideoForActor(
  */
 export async function createFrameSet(
   deps: VideoDeps,
-  actor: Actor,
+  access: ProjectAccess<"videos.import">,
   videoId: string,
   input: {
     parameters: unknown;
@@ -58,7 +42,7 @@ export async function createFrameSet(
   },
 ) {
   const { prisma, storage } = deps;
-  const video = await findVideoForActor(deps, actor, videoId, "videos.import");
+  const video = await findProjectVideo(deps, access, videoId);
 
   const parsedParameters = safe(() => normaliseFrameSetParameters(input.parameters), "parameters");
   const parametersKey = frameSetParametersKey(parsedParameters);
@@ -69,15 +53,9 @@ export async function createFrameSet(
   });
   if (existing) return { frameSetId: existing.id, created: false };
 
-  const manifestResult = frameManifestSchema.safeParse(input.manifest);
-  if (!manifestResult.success) {
-    throw new ValidationError(
-      `manifest: ${manifestResult.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`,
-    );
-  }
-  const manifest = manifestResult.data;
-  const problems = validateManifest(manifest, parsedParameters.mode);
-  if (problems.length > 0) throw new ValidationError(`manifest: ${problems.join("; ")}`);
+  const checked = checkFrameManifest(input.manifest, parsedParameters.mode);
+  if (!checked.ok) throw new ValidationError(`manifest: ${checked.problems.join("; ")}`);
+  const { manifest } = checked;
 
   const named = new Set(manifest.map((frame) => frame.name));
   const missing = manifest.filter((frame) => !input.files.has(frame.name)).map((frame) => frame.name);
@@ -127,7 +105,7 @@ export async function createFrameSet(
           decoderVersion: input.decoderVersion ?? null,
           frameCount: frames.length,
           keyFrameCount: frames.filter((frame) => frame.isKeyFrame).length,
-          createdById: actor.userId,
+          createdById: access.actor.userId,
         },
       }),
       prisma.frame.createMany({ data: rows }),
@@ -149,7 +127,7 @@ export async function createFrameSet(
 }
 
 /**
- * The video's frames are registered: its frame times are computed now, by a worker (lib/spans/frame-times-jobs.ts).
+ * The video's frames are registered: its frame times are computed now, by a worker (lib/videos/frame-times-jobs.ts).
  * A queue that cannot be reached leaves the frames registered: a worker's start queues every video still without.
  */
 async function queueFrameTimesOf(videoId: string): Promise<void> {
@@ -159,8 +137,13 @@ async function queueFrameTimesOf(videoId: string): Promise<void> {
 }
 
 /** The browser could not decode a stored video: keep the file, say why. */
-export async function recordExtractionError(deps: VideoDeps, actor: Actor, videoId: string, message: string) {
-  await findVideoForActor(deps, actor, videoId, "videos.import");
+export async function recordExtractionError(
+  deps: VideoDeps,
+  access: ProjectAccess<"videos.import">,
+  videoId: string,
+  message: string,
+) {
+  await findProjectVideo(deps, access, videoId);
   const frameSets = await deps.prisma.frameSet.count({ where: { videoId } });
   await deps.prisma.video.update({
     where: { id: videoId },

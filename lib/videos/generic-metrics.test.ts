@@ -11,6 +11,7 @@ import { browseVideos } from "./browse-videos";
 import { checkFilterAgainstTask, videoFilterSchema, videoListQuerySchema } from "./video-filter";
 import { type FilterContext, matchingVideoIds, resolveFilterRun } from "./video-filter-sql";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 // The list's metric filters, sorts and columns come from the run's task declaration: generic keys
 // (min.<metric>, max.<metric>, is.<metric>) next to the hallucination task's older ones, a filter the
@@ -93,7 +94,11 @@ async function match(query: Record<string, string>) {
 
 describe("generic per-video metrics", () => {
   it("reads the latest run over videos, not a newer run over items", async () => {
-    const result = await browseVideos(prisma, owner, projectId, videoListQuerySchema(builtInCatalogue()).parse({}));
+    const result = await browseVideos(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      videoListQuerySchema(builtInCatalogue()).parse({}),
+    );
     expect(result.run?.id).toBe(runId);
     expect(result.videos.find((v) => v.id === ids.a)!.scores).toEqual({ I: 1, S: 2, D: 8, overall: 60, verdict: true });
     // In the run with no known values: every declared metric, unknown.
@@ -120,15 +125,13 @@ describe("generic per-video metrics", () => {
   it("sorts on any declared metric, unknown values last", async () => {
     const byD = await browseVideos(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "project.view"),
       videoListQuerySchema(builtInCatalogue()).parse({ sort: "D", dir: "desc" }),
     );
     expect(byD.videos.map((v) => v.id)).toEqual([ids.a, ids.b, ids.c]);
     const byOverall = await browseVideos(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "project.view"),
       videoListQuerySchema(builtInCatalogue()).parse({ sort: "overall", dir: "asc" }),
     );
     expect(byOverall.videos.map((v) => v.id)).toEqual([ids.a, ids.b, ids.c]);

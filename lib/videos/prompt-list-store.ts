@@ -1,6 +1,5 @@
 import { z } from "zod";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError, PayloadTooLargeError, ValidationError } from "../errors";
 import {
   buildPromptIndex,
@@ -202,13 +201,12 @@ async function sameStoredList(
  */
 export async function savePromptList(
   deps: VideoDeps,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"videos.import">,
   fileName: string,
   content: string,
   options: { dryRun?: boolean } = {},
 ): Promise<PromptListReport> {
-  await requireProjectAccess(deps.prisma, actor, projectId, "videos.import");
+  const { actor, projectId } = access;
   rejectNulBytesInFile(content, fileName);
   const parsed = parsePromptList(fileName, content);
   if (!parsed.ok) throw new ValidationError(`${fileName}: ${parsed.error}`);
@@ -257,8 +255,8 @@ export async function savePromptList(
   return { dryRun: false as const, id: list.id, name: list.name, ...report };
 }
 
-export async function listPromptLists(deps: VideoDeps, actor: Actor, projectId: string) {
-  await requireProjectAccess(deps.prisma, actor, projectId, "project.view");
+export async function listPromptLists(deps: VideoDeps, access: ProjectAccess) {
+  const { projectId } = access;
   return deps.prisma.promptList.findMany({
     where: { projectId },
     orderBy: { createdAt: "asc" },
@@ -270,8 +268,8 @@ export async function listPromptLists(deps: VideoDeps, actor: Actor, projectId: 
  * Deletes a prompt list (owners). Videos keep the prompts, dimensions and auxiliary info it gave them; imports and
  * the completeness report stop reading it.
  */
-export async function deletePromptList(deps: VideoDeps, actor: Actor, projectId: string, promptListId: string) {
-  await requireProjectAccess(deps.prisma, actor, projectId, "videos.import");
+export async function deletePromptList(deps: VideoDeps, access: ProjectAccess<"videos.import">, promptListId: string) {
+  const { projectId } = access;
   const deleted = await deps.prisma.$transaction(async (tx) => {
     await lockProjectPromptLists(tx, projectId);
     await respellWithoutList(tx, projectId, promptListId);
@@ -305,11 +303,10 @@ export type CompletenessQuery = z.output<typeof completenessQuerySchema>;
  */
 export async function projectCompleteness(
   deps: VideoDeps,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   query: CompletenessQuery = completenessQuerySchema.parse({}),
 ): Promise<PagedCompletenessReport> {
-  await requireProjectAccess(deps.prisma, actor, projectId, "project.view");
+  const { projectId } = access;
   const model = query.noModel === "true" ? "" : query.model;
   return completenessFromDatabase(deps.prisma, projectId, { page: query.page, pageSize: query.pageSize, model });
 }

@@ -1,8 +1,7 @@
 import type { Prisma } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
-import { findVideoForActor } from "./frame-sets";
+import { findProjectVideo } from "./frame-sets";
 import type { VideoDeps } from "./register-video";
 
 type Video = Prisma.VideoGetPayload<object>;
@@ -41,8 +40,8 @@ export function videoJson(video: Video) {
   };
 }
 
-export async function getVideoDetail(deps: VideoDeps, actor: Actor, videoId: string) {
-  const video = await findVideoForActor(deps, actor, videoId, "project.view");
+export async function getVideoDetail(deps: VideoDeps, access: ProjectAccess, videoId: string) {
+  const video = await findProjectVideo(deps, access, videoId);
   const frameSets = await deps.prisma.frameSet.findMany({
     where: { videoId },
     orderBy: { createdAt: "asc" },
@@ -74,17 +73,11 @@ export async function getVideoDetail(deps: VideoDeps, actor: Actor, videoId: str
   };
 }
 
-export async function frameForActor(deps: VideoDeps, actor: Actor, frameId: string) {
-  const frame = await deps.prisma.frame.findUnique({
-    where: { id: frameId },
-    include: { frameSet: { select: { video: { select: { projectId: true } } } } },
+/** The frame `frameId` of a video of the access's project; a frame of another project is "No such frame." as a missing one. */
+export async function projectFrame(deps: VideoDeps, access: ProjectAccess, frameId: string) {
+  const frame = await deps.prisma.frame.findFirst({
+    where: { id: frameId, frameSet: { video: { projectId: access.projectId } } },
   });
   if (!frame) throw new NotFoundError("No such frame.");
-  try {
-    await requireProjectAccess(deps.prisma, actor, frame.frameSet.video.projectId, "project.view");
-  } catch (error) {
-    if (error instanceof NotFoundError) throw new NotFoundError("No such frame.");
-    throw error;
-  }
   return frame;
 }

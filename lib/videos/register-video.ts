@@ -1,7 +1,6 @@
 import path from "node:path";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { DuplicateVideoError, UnusableVideoError, ValidationError } from "../errors";
 import type { ObjectStorage } from "../storage/object-storage";
 import { videoKey } from "../storage/storage";
@@ -30,9 +29,8 @@ const CONTENT_TYPES: Record<string, string> = {
  */
 export async function registerStoredVideo(
   deps: VideoDeps,
-  actor: Actor,
+  access: ProjectAccess<"videos.import">,
   input: {
-    projectId: string;
     incomingKey: string;
     sha256: string;
     sizeBytes: number;
@@ -42,16 +40,16 @@ export async function registerStoredVideo(
   },
 ) {
   const { prisma, storage } = deps;
+  const { actor, projectId } = access;
   let moved = false;
   try {
-    await requireProjectAccess(prisma, actor, input.projectId, "videos.import");
-    const described = await describeImportedVideo(prisma, input.projectId, input.relativePath, {
+    const described = await describeImportedVideo(prisma, projectId, input.relativePath, {
       model: input.model,
       metadata: input.metadata,
     });
     if (!described.ok) throw new ValidationError(described.error);
     const existing = await prisma.video.findUnique({
-      where: { projectId_sha256: { projectId: input.projectId, sha256: input.sha256 } },
+      where: { projectId_sha256: { projectId, sha256: input.sha256 } },
       select: { id: true },
     });
     if (existing) throw new DuplicateVideoError(existing.id, described.value.fileName);
@@ -60,14 +58,14 @@ export async function registerStoredVideo(
     if (!probed.ok) throw new UnusableVideoError(probed.reason, `${described.value.fileName}: ${probed.message}`);
 
     const extension = path.extname(described.value.fileName).toLowerCase();
-    const key = videoKey(input.projectId, input.sha256, extension);
+    const key = videoKey(projectId, input.sha256, extension);
     await storage.move(input.incomingKey, key);
     moved = true;
     const fields = described.value;
     try {
       return await prisma.video.create({
         data: {
-          projectId: input.projectId,
+          projectId,
           sha256: input.sha256,
           sizeBytes: BigInt(input.sizeBytes),
           fileName: fields.fileName,
@@ -97,7 +95,7 @@ export async function registerStoredVideo(
       // Two uploads of the same bytes at once: the other one won. The stored file is that one's too.
       if (isPrismaError(error, UNIQUE_VIOLATION)) {
         const winner = await prisma.video.findUniqueOrThrow({
-          where: { projectId_sha256: { projectId: input.projectId, sha256: input.sha256 } },
+          where: { projectId_sha256: { projectId, sha256: input.sha256 } },
           select: { id: true },
         });
         throw new DuplicateVideoError(winner.id, fields.fileName);

@@ -10,6 +10,7 @@ import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { importQuestionSet } from "../tasks/qa/question-set-import";
 import { questionSetBytes, smallQuestionSet } from "../../testkit/tasks/qa/qa-fixtures";
 import { resizeOfQuery, uniformFramesQuerySchema, videosLackingUniformFrames } from "./uniform-frame-sets";
+import { projectAccess } from "../authz/permissions";
 
 describe("videosLackingUniformFrames", () => {
   it("lists the videos with captions and no uniform frame set of that count", async () => {
@@ -23,8 +24,7 @@ describe("videosLackingUniformFrames", () => {
     });
     await importReferenceSet(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       {
         fileName: "ref.jsonl",
         bytes: jsonlBytes(...[0, 1, 2].map((v) => referenceLine(v, fixtureVideoName(v), "brief"))),
@@ -32,9 +32,17 @@ describe("videosLackingUniformFrames", () => {
       {},
     );
 
-    const lacking8 = await videosLackingUniformFrames(prisma, owner, projectId, 8);
+    const lacking8 = await videosLackingUniformFrames(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      8,
+    );
     expect(lacking8.map((v) => v.id)).toEqual([videoIds[2]]);
-    const lacking16 = await videosLackingUniformFrames(prisma, owner, projectId, 16);
+    const lacking16 = await videosLackingUniformFrames(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      16,
+    );
     expect(lacking16.map((v) => v.id).sort()).toEqual([videoIds[0], videoIds[1], videoIds[2]].sort());
   });
 
@@ -49,7 +57,7 @@ describe("videosLackingUniformFrames", () => {
     await prisma.video.update({ where: { id: videoIds[0]! }, data: { width: 128, height: 96 } });
     await prisma.video.update({ where: { id: videoIds[1]! }, data: { width: 1280, height: 720 } });
     const questions = smallQuestionSet();
-    await importQuestionSet(prisma, owner, projectId, {
+    await importQuestionSet(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
       fileName: "q.jsonl",
       bytes: questionSetBytes([
         questions[0],
@@ -58,19 +66,30 @@ describe("videosLackingUniformFrames", () => {
       ]),
     });
 
-    const quarter = await videosLackingUniformFrames(prisma, owner, projectId, 8, { mode: "quarter" });
+    const quarter = await videosLackingUniformFrames(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      8,
+      { mode: "quarter" },
+    );
     expect(quarter.map((v) => [v.id, v.maxSide, v.problem])).toEqual([
       [videoIds[1], 640, undefined],
       [videoIds[2], null, expect.stringContaining("size is unknown")],
     ]);
     // A longest side of 768 is what the sets were extracted with: none lacks one.
-    expect(await videosLackingUniformFrames(prisma, owner, projectId, 8, { mode: "longest_side", px: 768 })).toEqual(
-      [],
-    );
     expect(
-      (await videosLackingUniformFrames(prisma, owner, projectId, 8, { mode: "longest_side", px: 256 })).map(
-        (v) => v.maxSide,
-      ),
+      await videosLackingUniformFrames(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), 8, {
+        mode: "longest_side",
+        px: 768,
+      }),
+    ).toEqual([]);
+    expect(
+      (
+        await videosLackingUniformFrames(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), 8, {
+          mode: "longest_side",
+          px: 256,
+        })
+      ).map((v) => v.maxSide),
     ).toEqual([256, 256, 256]);
   });
 
@@ -78,8 +97,12 @@ describe("videosLackingUniformFrames", () => {
     const owner = await makeUser();
     const viewer = await makeUser();
     const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
-    await addMember(prisma, owner, { projectId, email: viewer.email, role: "viewer" });
-    await expect(videosLackingUniformFrames(prisma, viewer, projectId, 8)).rejects.toBeInstanceOf(ForbiddenError);
+    await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+      projectId,
+      email: viewer.email,
+      role: "viewer",
+    });
+    await expect(projectAccess(prisma, viewer, projectId, "videos.import")).rejects.toBeInstanceOf(ForbiddenError);
   });
 
   it("parses the page's count", () => {

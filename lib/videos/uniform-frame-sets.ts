@@ -6,8 +6,7 @@
  */
 import { z } from "zod";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { frameSetFitsPlan, planFrames, type FrameResize } from "../frames/frame-plan";
 import { itemSetKinds } from "../items/item-sets";
 import { catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
@@ -86,14 +85,13 @@ export interface VideoLackingFrames {
 
 export async function videosLackingUniformFrames(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"videos.import">,
   count: number,
   resize?: FrameResize,
   everyVideo = false,
   given?: TaskCatalogue,
 ): Promise<VideoLackingFrames[]> {
-  await requireProjectAccess(prisma, actor, projectId, "videos.import");
+  const { projectId } = access;
   if (!resize) {
     // Any item (an unsized uniform set serves every item run that does not plan a size), or any video at all.
     const videos = await prisma.video.findMany({

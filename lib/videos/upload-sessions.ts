@@ -1,8 +1,7 @@
 import type { Readable } from "node:stream";
 import type { z } from "zod";
 import type { Prisma } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { maxUploadBytes, UPLOAD_CHUNK_BYTES } from "../config/limits";
 import { formatBytes } from "../format/numbers";
 import {
@@ -16,7 +15,13 @@ import {
 import { StorageIntegrityError, StorageOffsetError, StorageTooLargeError } from "../storage/object-storage";
 import { describeImportedVideo } from "./describe-imported-video";
 import { registerStoredVideo, type VideoDeps } from "./register-video";
-import type { createUploadSchema, VideoMetadataInput } from "./videos.validation";
+import type {
+  createUploadSchema,
+  UploadChunkAnswer,
+  UploadSessionAnswer,
+  UploadStatusAnswer,
+  VideoMetadataInput,
+} from "./videos.validation";
 
 /**
  * Resumable uploads: the browser declares the file (path, size, SHA-256), appends chunks at the
@@ -25,12 +30,11 @@ import type { createUploadSchema, VideoMetadataInput } from "./videos.validation
  */
 export async function createUploadSession(
   deps: VideoDeps,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"videos.import">,
   input: z.output<typeof createUploadSchema>,
 ) {
   const { prisma } = deps;
-  await requireProjectAccess(prisma, actor, projectId, "videos.import");
+  const { actor, projectId } = access;
   const limit = maxUploadBytes();
   if (input.sizeBytes > limit) {
     throw new PayloadTooLargeError(
@@ -59,19 +63,18 @@ export async function createUploadSession(
       metadata: { model: input.model ?? null, metadata: input.metadata ?? null } as Prisma.InputJsonValue,
     },
   });
-  return { uploadId: session.id, receivedBytes: 0, chunkBytes: UPLOAD_CHUNK_BYTES };
+  return { uploadId: session.id, receivedBytes: 0, chunkBytes: UPLOAD_CHUNK_BYTES } satisfies UploadSessionAnswer;
 }
 
-async function openSessionOf(deps: VideoDeps, actor: Actor, uploadId: string) {
-  const session = await deps.prisma.uploadSession.findUnique({ where: { id: uploadId } });
+async function openSessionOf(deps: VideoDeps, access: ProjectAccess<"videos.import">, uploadId: string) {
+  const session = await deps.prisma.uploadSession.findFirst({ where: { id: uploadId, projectId: access.projectId } });
   // Someone else's upload reads as missing, like any resource outside one's projects.
-  if (!session || session.createdById !== actor.userId) throw new NotFoundError("No such upload.");
-  await requireProjectAccess(deps.prisma, actor, session.projectId, "videos.import");
+  if (!session || session.createdById !== access.actor.userId) throw new NotFoundError("No such upload.");
   return session;
 }
 
-export async function uploadStatus(deps: VideoDeps, actor: Actor, uploadId: string) {
-  const session = await openSessionOf(deps, actor, uploadId);
+export async function uploadStatus(deps: VideoDeps, access: ProjectAccess<"videos.import">, uploadId: string) {
+  const session = await openSessionOf(deps, access, uploadId);
   const receivedBytes =
     session.status === "open" ? await deps.storage.stagingSize(session.id) : Number(session.receivedBytes);
   return {
@@ -81,7 +84,7 @@ export async function uploadStatus(deps: VideoDeps, actor: Actor, uploadId: stri
     sizeBytes: Number(session.sizeBytes),
     videoId: session.videoId,
     error: session.error,
-  };
+  } satisfies UploadStatusAnswer;
 }
 
 /** How long an append holds its upload without renewing; it renews at a third of this while bytes arrive. */
@@ -96,13 +99,13 @@ export const APPEND_LEASE_SECONDS = 60;
  */
 export async function appendUploadChunk(
   deps: VideoDeps,
-  actor: Actor,
+  access: ProjectAccess<"videos.import">,
   uploadId: string,
   offset: number,
   body: Readable,
   declaredBytes?: number,
 ) {
-  const session = await openSessionOf(deps, actor, uploadId);
+  const session = await openSessionOf(deps, access, uploadId);
   if (session.status !== "open") throw new ConflictError(`This upload is ${session.status}.`);
   const sizeBytes = Number(session.sizeBytes);
   if (declaredBytes !== undefined && offset + declaredBytes > sizeBytes) {
@@ -143,7 +146,7 @@ export async function appendUploadChunk(
       where: { id: session.id },
       data: { receivedBytes: BigInt(receivedBytes) },
     });
-    return { receivedBytes };
+    return { receivedBytes } satisfies UploadChunkAnswer;
   } catch (error) {
     body.destroy();
     if (error instanceof StorageOffsetError) {
@@ -187,8 +190,8 @@ async function releaseAppendLease(prisma: VideoDeps["prisma"], uploadId: string,
   await prisma.$executeRaw`UPDATE "upload_session" SET "appendingUntil" = NULL WHERE "id" = ${uploadId} AND "appendingUntil"::text = ${token}`;
 }
 
-export async function completeUpload(deps: VideoDeps, actor: Actor, uploadId: string) {
-  const session = await openSessionOf(deps, actor, uploadId);
+export async function completeUpload(deps: VideoDeps, access: ProjectAccess<"videos.import">, uploadId: string) {
+  const session = await openSessionOf(deps, access, uploadId);
   if (session.status !== "open") throw new ConflictError(`This upload is ${session.status}.`);
   const incomingKey = `incoming/${session.id}`;
   try {
@@ -206,8 +209,7 @@ export async function completeUpload(deps: VideoDeps, actor: Actor, uploadId: st
   }
   const stored = session.metadata as { model?: string | null; metadata?: VideoMetadataInput | null };
   try {
-    const video = await registerStoredVideo(deps, actor, {
-      projectId: session.projectId,
+    const video = await registerStoredVideo(deps, access, {
       incomingKey,
       sha256: session.sha256,
       sizeBytes: Number(session.sizeBytes),
@@ -229,8 +231,8 @@ export async function completeUpload(deps: VideoDeps, actor: Actor, uploadId: st
   }
 }
 
-export async function cancelUpload(deps: VideoDeps, actor: Actor, uploadId: string) {
-  const session = await openSessionOf(deps, actor, uploadId);
+export async function cancelUpload(deps: VideoDeps, access: ProjectAccess<"videos.import">, uploadId: string) {
+  const session = await openSessionOf(deps, access, uploadId);
   if (session.status === "open") {
     await deps.storage.discardStaging(session.id);
     await deps.prisma.uploadSession.update({ where: { id: session.id }, data: { status: "cancelled" } });

@@ -17,6 +17,7 @@ import {
   VIDEO_DELETION_INLINE_MAX,
   type VideoDeletionQueue,
 } from "./video-deletion-job";
+import { projectAccess } from "../authz/permissions";
 
 function recordingQueue(): VideoDeletionQueue & { sent: string[] } {
   const sent: string[] = [];
@@ -76,10 +77,14 @@ describe("deleting many videos as a worker's job", () => {
       expect(await present(keys)).toBe(keys.length);
 
       const deletions = recordingQueue();
-      const answer = await deleteVideos({ prisma, storage: getStorage(), deletions }, owner, projectId, {
-        videoIds: chosen,
-        dryRun: false,
-      });
+      const answer = await deleteVideos(
+        { prisma, storage: getStorage(), deletions },
+        await projectAccess(prisma, owner, projectId, "videos.delete"),
+        {
+          videoIds: chosen,
+          dryRun: false,
+        },
+      );
       // Checked and counted now, deleted by a worker: nothing is gone yet.
       expect(answer).toMatchObject({
         dryRun: false,
@@ -107,11 +112,19 @@ describe("deleting many videos as a worker's job", () => {
       expect(await prisma.runVideo.findMany({ where: { runId: withKept.runId }, select: { videoId: true } })).toEqual([
         { videoId: kept },
       ]);
-      await expect(cancelVideoDeletion(prisma, owner, projectId, answer.deletion!.id)).rejects.toThrow(ConflictError);
+      await expect(
+        cancelVideoDeletion(
+          prisma,
+          await projectAccess(prisma, owner, projectId, "videos.delete"),
+          answer.deletion!.id,
+        ),
+      ).rejects.toThrow(ConflictError);
       // Owners of the project only.
-      await expect(getVideoDeletion(prisma, await makeUser(), projectId, answer.deletion!.id)).rejects.toThrow(
-        NotFoundError,
-      );
+      await expect(projectAccess(prisma, await makeUser(), projectId, "videos.delete")).rejects.toThrow(NotFoundError);
+      // Through an access to another project, the deletion is not found.
+      const { projectId: elsewhere } = await projectWithFramedVideos(prisma, owner, { videoCount: 0, keyFrames: 1 });
+      const elsewhereAccess = await projectAccess(prisma, owner, elsewhere, "videos.delete");
+      await expect(getVideoDeletion(prisma, elsewhereAccess, answer.deletion!.id)).rejects.toThrow(NotFoundError);
     },
   );
 
@@ -127,8 +140,7 @@ describe("deleting many videos as a worker's job", () => {
       });
       const answer = await deleteVideos(
         { prisma, storage: getStorage(), deletions: recordingQueue() },
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "videos.delete"),
         { videoIds, dryRun: false },
       );
       const ended = await executeVideoDeletion(
@@ -138,7 +150,13 @@ describe("deleting many videos as a worker's job", () => {
           batchSize: 50,
           afterBatch: async (state) => {
             if (state.videosDeleted === 50)
-              expect(await cancelVideoDeletion(prisma, owner, projectId, state.id)).toMatchObject({
+              expect(
+                await cancelVideoDeletion(
+                  prisma,
+                  await projectAccess(prisma, owner, projectId, "videos.delete"),
+                  state.id,
+                ),
+              ).toMatchObject({
                 status: "running",
                 cancelRequested: true,
               });
@@ -156,8 +174,7 @@ describe("deleting many videos as a worker's job", () => {
       // A selection within the limit is still deleted by the request itself.
       const inline = await deleteVideos(
         { prisma, storage: getStorage(), deletions: recordingQueue() },
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "videos.delete"),
         { videoIds: [left[0]!.id], dryRun: false },
       );
       expect(inline).toMatchObject({ deletion: null, counts: { videos: 1 } });

@@ -1,10 +1,10 @@
 import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { ConflictError, NotFoundError } from "../errors";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import type { ObjectStorage } from "../storage/object-storage";
 import { deleteVideosInBatches, type VideoDeletionCounts } from "./delete-video-rows";
-import { deletionProgressOf, type DeletionProgress, type DeletionStatus } from "../deletions/deletion-progress";
+import { deletionProgressOf, type DeletionProgress, type DeletionStatus } from "../jobs/deletion-progress";
 
 /**
  * A deletion of more videos than a request deletes inline (VIDEO_DELETION_INLINE_MAX), as a worker's job: the request
@@ -63,7 +63,7 @@ export async function createVideoDeletion(
 
 /**
  * The ids of the project's videos that a queued or running deletion is removing. A run started meanwhile leaves them
- * out (lib/judge/runs.ts): it would otherwise queue steps for videos about to go, and count them as judged.
+ * out (lib/judge/runs/runs.ts): it would otherwise queue steps for videos about to go, and count them as judged.
  */
 export async function videosBeingDeleted(prisma: PrismaClient, projectId: string): Promise<Set<string>> {
   const rows = await prisma.$queryRaw<{ id: string }[]>`
@@ -73,12 +73,10 @@ export async function videosBeingDeleted(prisma: PrismaClient, projectId: string
 
 async function requireVideoDeletion(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"videos.delete">,
   deletionId: string,
 ): Promise<Row> {
-  await requireProjectAccess(prisma, actor, projectId, "videos.delete");
-  const row = await prisma.videoDeletion.findFirst({ where: { id: deletionId, projectId } });
+  const row = await prisma.videoDeletion.findFirst({ where: { id: deletionId, projectId: access.projectId } });
   if (!row) throw new NotFoundError("No such video deletion.");
   return row;
 }
@@ -86,21 +84,19 @@ async function requireVideoDeletion(
 /** One deletion with its progress (the project's owners). */
 export async function getVideoDeletion(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"videos.delete">,
   deletionId: string,
 ): Promise<VideoDeletionState> {
-  return stateOf(await requireVideoDeletion(prisma, actor, projectId, deletionId));
+  return stateOf(await requireVideoDeletion(prisma, access, deletionId));
 }
 
 /** Cancels a deletion: one no worker has taken stops at once, a running one after its current batch; an ended one is a 409. */
 export async function cancelVideoDeletion(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"videos.delete">,
   deletionId: string,
 ): Promise<VideoDeletionState> {
-  await requireVideoDeletion(prisma, actor, projectId, deletionId);
+  await requireVideoDeletion(prisma, access, deletionId);
   const row = await prisma.$transaction(async (tx) => {
     const [locked] = await tx.$queryRaw<
       { status: string }[]

@@ -1,7 +1,7 @@
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
+import type { ProjectAccess } from "../authz/permissions";
 import { AppError } from "../errors";
-import { findVideoForActor } from "./frame-sets";
+import { findProjectVideo } from "./frame-sets";
 import type { VideoDeps } from "./register-video";
 import type { VideoEditInput } from "./video-edits.validation";
 
@@ -113,8 +113,13 @@ export async function writeVideoEdit(
 }
 
 /** An owner's edit of one video: checked, written with its history entry in one transaction. */
-export async function editVideo(deps: VideoDeps, actor: Actor, videoId: string, input: VideoEditInput) {
-  await findVideoForActor(deps, actor, videoId, "videos.edit");
+export async function editVideo(
+  deps: VideoDeps,
+  access: ProjectAccess<"videos.edit">,
+  videoId: string,
+  input: VideoEditInput,
+) {
+  await findProjectVideo(deps, access, videoId);
   return deps.prisma.$transaction(async (tx) => {
     // The row lock orders two edits of the same video: each diffs against what the other wrote.
     const [locked] = await tx.$queryRaw<
@@ -142,15 +147,21 @@ export async function editVideo(deps: VideoDeps, actor: Actor, videoId: string, 
       sampleIndex: input.sampleIndex !== undefined ? input.sampleIndex : current.sampleIndex,
       extra: input.extra ?? current.extra,
     };
-    const { changes, editId } = await writeVideoEdit(tx, { ...current, id: videoId }, next, actor.userId, "edit");
+    const { changes, editId } = await writeVideoEdit(
+      tx,
+      { ...current, id: videoId },
+      next,
+      access.actor.userId,
+      "edit",
+    );
     const updated = await tx.video.findUniqueOrThrow({ where: { id: videoId } });
     return { video: updated, changes, editId };
   });
 }
 
 /** A video's edits, newest first, with the editor's email (every member may read them). */
-export async function videoEditHistory(prisma: PrismaClient, actor: Actor, videoId: string) {
-  await findVideoForActor({ prisma } as Pick<VideoDeps, "prisma"> as VideoDeps, actor, videoId, "project.view");
+export async function videoEditHistory(prisma: PrismaClient, access: ProjectAccess, videoId: string) {
+  await findProjectVideo({ prisma }, access, videoId);
   const edits = await prisma.videoEdit.findMany({ where: { videoId }, orderBy: [{ at: "desc" }, { id: "desc" }] });
   const editors = await prisma.user.findMany({
     where: { id: { in: [...new Set(edits.map((e) => e.editorId))] } },

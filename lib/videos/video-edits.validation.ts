@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { videoAnswerSchema } from "./videos.validation";
 
 const blankToNull = (value: string | null | undefined) =>
   value === undefined ? undefined : value === null || value.trim() === "" ? null : value.trim();
@@ -24,3 +25,15 @@ export const videoEditSchema = z
 export type VideoEditInput = z.output<typeof videoEditSchema>;
 /** What a client sends (the video page's editor): the schema's input. */
 export type VideoEditRequest = z.input<typeof videoEditSchema>;
+
+/** What `PATCH /api/v1/videos/:id` answers: the video, with what changed field by field (video-edits.ts FieldChange). */
+export const videoEditAnswerSchema = videoAnswerSchema.extend({
+  changes: z.array(
+    z.object({
+      field: z.string().describe("`prompt`, `model`, `dimensions`, `seed`, `sampleIndex`, or `extra.<key>`."),
+      before: z.unknown(),
+      after: z.unknown(),
+      overwrite: z.boolean().describe("The field held a value that the change replaces (or clears)."),
+    }),
+  ),
+});

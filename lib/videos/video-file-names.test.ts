@@ -5,6 +5,7 @@ import { AppError } from "../errors";
 import { createProject } from "../projects/projects";
 import { makeUser } from "../../testkit/testing/fixtures";
 import { videoFileNames } from "./video-file-names";
+import { projectAccess } from "../authz/permissions";
 
 async function video(projectId: string, userId: string, fileName: string) {
   const sha = randomUUID().replaceAll("-", "").padEnd(64, "0");
@@ -30,10 +31,17 @@ it("names the project's videos by file name and leaves out other projects' video
   const a = await video(projectId, owner.userId, "ramp-a.mp4");
   const b = await video(projectId, owner.userId, "ramp-b.mp4");
   const foreign = await video(otherProject, other.userId, "secret.mp4");
-  expect(await videoFileNames(prisma, owner, projectId, [a.id, b.id, foreign.id, a.id])).toEqual({
+  expect(
+    await videoFileNames(prisma, await projectAccess(prisma, owner, projectId, "project.view"), [
+      a.id,
+      b.id,
+      foreign.id,
+      a.id,
+    ]),
+  ).toEqual({
     [a.id]: "ramp-a.mp4",
     [b.id]: "ramp-b.mp4",
   });
-  expect(await videoFileNames(prisma, owner, projectId, [])).toEqual({});
-  await expect(videoFileNames(prisma, other, projectId, [a.id])).rejects.toBeInstanceOf(AppError);
+  expect(await videoFileNames(prisma, await projectAccess(prisma, owner, projectId, "project.view"), [])).toEqual({});
+  await expect(projectAccess(prisma, other, projectId, "project.view")).rejects.toBeInstanceOf(AppError);
 });

@@ -1,15 +1,13 @@
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 
 /** The file names of a project's videos among `videoIds` (ids of other projects are left out), for links that read as files, not ids. */
 export async function videoFileNames(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   videoIds: readonly string[],
 ): Promise<Record<string, string>> {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const { projectId } = access;
   if (videoIds.length === 0) return {};
   const rows = await prisma.video.findMany({
     where: { projectId, id: { in: [...new Set(videoIds)] } },

@@ -4,7 +4,7 @@ import type { DeclarationCatalogue } from "../task-modules/declaration-catalogue
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import type { TaskDeclaration } from "../task-modules/task-declaration";
 import { disagreesInRun } from "../reviews/judgment-key";
-import { hasSpansCondition } from "../spans/span-counts";
+import { hasSpansCondition } from "./span-counts";
 import {
   checkFilterAgainstTask,
   filterNeedsRun,

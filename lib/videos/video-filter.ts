@@ -10,7 +10,7 @@ import {
   type TaskDeclaration,
 } from "../task-modules/task-declaration";
 import { NUL_BYTE_MESSAGE, noNulBytes } from "../validation/nul-bytes";
-import { SPAN_AUTHOR_FILTERS } from "../spans/span-author-filter";
+import { SPAN_AUTHOR_FILTERS } from "./span-author-filter";
 import { videoListCursorSchema } from "./video-list-cursor";
 
 /**

@@ -7,6 +7,7 @@ import { LIST_COUNT_CAP } from "./browse-videos";
 import { MAX_LIST_PAGE, videoListQuerySchema } from "./video-filter";
 import { browseVideosAtRequestedPage, readRequestedPage } from "./video-list-page-number";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 /*
  * The video list page and a hand-typed `page` (issue 38, finding 10): `?page=999999` showed the query schema's
@@ -41,7 +42,12 @@ async function openPage(typed: string | undefined, pageSize: number, project = p
     pageSize: String(pageSize),
     page: String(requested.page),
   });
-  const { result, notice } = await browseVideosAtRequestedPage(prisma, owner, project, query, requested);
+  const { result, notice } = await browseVideosAtRequestedPage(
+    prisma,
+    await projectAccess(prisma, owner, project, "project.view"),
+    query,
+    requested,
+  );
   return { page: result.page, names: result.videos.map((video) => video.fileName), notice, total: result.total };
 }
 

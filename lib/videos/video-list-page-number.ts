@@ -1,6 +1,6 @@
 import type { TaskCatalogue } from "../task-modules/task-catalogue";
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
+import type { ProjectAccess } from "../authz/permissions";
 import { type BrowseResult, LIST_COUNT_CAP, browseVideos } from "./browse-videos";
 import { MAX_LIST_PAGE, type VideoListQuery } from "./video-filter";
 
@@ -53,14 +53,13 @@ export function readRequestedPage(value: string | undefined): RequestedPage {
  */
 export async function browseVideosAtRequestedPage(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   query: VideoListQuery,
   requested: RequestedPage,
   catalogue?: TaskCatalogue,
 ): Promise<{ result: BrowseResult; notice: string | null }> {
-  if (query.cursor) return { result: await browseVideos(prisma, actor, projectId, query, catalogue), notice: null };
-  const result = await browseVideos(prisma, actor, projectId, { ...query, page: requested.page }, catalogue);
+  if (query.cursor) return { result: await browseVideos(prisma, access, query, catalogue), notice: null };
+  const result = await browseVideos(prisma, access, { ...query, page: requested.page }, catalogue);
   const asked = requested.asked ?? String(requested.page);
   if (result.videos.length > 0 || result.page <= 1) {
     // Rows on the deepest page the list opens by number, though a deeper one was asked for (over 100,000 pages).
@@ -73,11 +72,11 @@ export async function browseVideosAtRequestedPage(
   }
   if (result.totalExact) {
     const last = Math.max(1, Math.ceil(result.total / result.pageSize));
-    const lastPage = await browseVideos(prisma, actor, projectId, { ...query, page: last }, catalogue);
+    const lastPage = await browseVideos(prisma, access, { ...query, page: last }, catalogue);
     return { result: lastPage, notice: `Page ${asked} is past the last page (${last}): showing page ${last}.` };
   }
   // More than LIST_COUNT_CAP videos match, so the last page is not counted: go back to the first.
-  const firstPage = await browseVideos(prisma, actor, projectId, { ...query, page: 1 }, catalogue);
+  const firstPage = await browseVideos(prisma, access, { ...query, page: 1 }, catalogue);
   return {
     result: firstPage,
     notice: `Page ${asked} is past the end of the list (over ${LIST_COUNT_CAP.toLocaleString("en")} videos match, so its last page is not counted): showing page 1.`,

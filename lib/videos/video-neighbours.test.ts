@@ -9,6 +9,7 @@ import { browseVideos } from "./browse-videos";
 import { videoListQuerySchema } from "./video-filter";
 import { videoNeighbours } from "./video-neighbours";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 let owner: Actor;
 let projectId: string;
@@ -50,24 +51,34 @@ const query = (raw: Record<string, string>) => videoListQuerySchema(builtInCatal
 
 it("follows the list's filter and order, across its pages, as the list itself shows it", async () => {
   const raw = { model: "Kling", sort: "prompt", dir: "desc", pageSize: "1" };
-  const listed = (await browseVideos(prisma, owner, projectId, query({ ...raw, pageSize: "500" }))).videos.map(
-    (v) => v.fileName,
-  );
+  const listed = (
+    await browseVideos(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      query({ ...raw, pageSize: "500" }),
+    )
+  ).videos.map((v) => v.fileName);
   // Kling by prompt, descending: Steam rises, Ice melts, Glass shatters.
   expect(listed).toEqual(["e.mp4", "b.mp4", "c.mp4"]);
-  expect(await videoNeighbours(prisma, owner, projectId, query(raw), ids.b!)).toEqual({
+  expect(
+    await videoNeighbours(prisma, await projectAccess(prisma, owner, projectId, "project.view"), query(raw), ids.b!),
+  ).toEqual({
     previousId: ids.e,
     nextId: ids.c,
     position: 2,
     total: 3,
   });
-  expect(await videoNeighbours(prisma, owner, projectId, query(raw), ids.e!)).toEqual({
+  expect(
+    await videoNeighbours(prisma, await projectAccess(prisma, owner, projectId, "project.view"), query(raw), ids.e!),
+  ).toEqual({
     previousId: null,
     nextId: ids.b,
     position: 1,
     total: 3,
   });
-  expect(await videoNeighbours(prisma, owner, projectId, query(raw), ids.c!)).toEqual({
+  expect(
+    await videoNeighbours(prisma, await projectAccess(prisma, owner, projectId, "project.view"), query(raw), ids.c!),
+  ).toEqual({
     previousId: ids.b,
     nextId: null,
     position: 3,
@@ -76,16 +87,25 @@ it("follows the list's filter and order, across its pages, as the list itself sh
 });
 
 it("without a filter follows the default order (path), and a video outside the filter has no neighbours", async () => {
-  expect(await videoNeighbours(prisma, owner, projectId, query({}), ids.c!)).toMatchObject({
+  expect(
+    await videoNeighbours(prisma, await projectAccess(prisma, owner, projectId, "project.view"), query({}), ids.c!),
+  ).toMatchObject({
     previousId: ids.b,
     nextId: ids.e,
     position: 2,
     total: 5,
   });
-  expect(await videoNeighbours(prisma, owner, projectId, query({ model: "Kling" }), ids.a!)).toBeNull();
+  expect(
+    await videoNeighbours(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      query({ model: "Kling" }),
+      ids.a!,
+    ),
+  ).toBeNull();
 });
 
 it("refuses a user who is not a member of the project", async () => {
   const stranger = await makeUser();
-  await expect(videoNeighbours(prisma, stranger, projectId, query({}), ids.a!)).rejects.toBeInstanceOf(AppError);
+  await expect(projectAccess(prisma, stranger, projectId, "project.view")).rejects.toBeInstanceOf(AppError);
 });

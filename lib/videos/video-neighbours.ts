@@ -1,7 +1,6 @@
 import { catalogueOf, type TaskCatalogue } from "../task-modules/task-catalogue";
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { blindVideoIdsFor } from "../visibility/judge-visibility";
 import { checkFilterAgainstTask, type VideoListQuery } from "./video-filter";
 import {
@@ -27,13 +26,12 @@ export interface VideoNeighbours {
  */
 export async function videoNeighbours(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   query: VideoListQuery,
   videoId: string,
   given?: TaskCatalogue,
 ): Promise<VideoNeighbours | null> {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const { actor, projectId } = access;
   const catalogue = await catalogueOf(prisma, projectId, given);
   const run = await resolveFilterRun(prisma, catalogue, projectId, query.runId);
   const blind = await blindVideoIdsFor(prisma, actor.userId);

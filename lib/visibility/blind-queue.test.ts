@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
+import { queueAccess } from "@/testkit/testing/queue-access";
 import { prisma } from "../db/prisma";
 import { nextItem } from "../queues/next-item";
 import { makeUser } from "../../testkit/testing/fixtures";
@@ -62,7 +63,7 @@ describe("a blind queue", () => {
   });
 
   it("hides every video of the queue from a reviewer holding one item, the next item's video included", async () => {
-    const { itemId } = await nextItem(prisma, ann, queueId);
+    const { itemId } = await nextItem(prisma, await queueAccess(prisma, ann, queueId, "scores.review"), queueId);
     const held = await prisma.reviewQueueItem.findUniqueOrThrow({ where: { id: itemId! } });
     expect(held.videoId).toBe(videoIds[0]);
     expect(sorted(await blindVideoIdsFor(prisma, ann.userId))).toEqual(sorted(videoIds.slice(0, 3)));
@@ -92,7 +93,7 @@ describe("a blind queue", () => {
   });
 
   it("keeps a video hidden from another reviewer who has started the queue until they submit it", async () => {
-    const { itemId } = await nextItem(prisma, carl, queueId);
+    const { itemId } = await nextItem(prisma, await queueAccess(prisma, carl, queueId, "scores.review"), queueId);
     const item = await prisma.reviewQueueItem.findUniqueOrThrow({ where: { id: itemId! } });
     expect(item.videoId).toBe(videoIds[1]);
     expect(sorted(await blindVideoIdsFor(prisma, carl.userId))).toEqual(sorted(videoIds.slice(0, 3)));
@@ -101,7 +102,7 @@ describe("a blind queue", () => {
   });
 
   it("reveals the rest once no item is left for her (the others reviewed by someone else)", async () => {
-    const { itemId } = await nextItem(prisma, carl, queueId);
+    const { itemId } = await nextItem(prisma, await queueAccess(prisma, carl, queueId, "scores.review"), queueId);
     await submit(carl, itemId!);
     // Every item now has its one reviewer: Ann has nothing left to do in this queue.
     expect(sorted(await blindVideoIdsFor(prisma, ann.userId))).toEqual([]);
@@ -115,9 +116,9 @@ describe("other queues", () => {
     const openQueue = await queueOverThree({ blind: false, reviewersPerItem: 2 });
     const dave = await makeUser();
     await prisma.projectMember.create({ data: { projectId, userId: dave.userId, role: "reviewer" } });
-    await nextItem(prisma, dave, openQueue);
+    await nextItem(prisma, await queueAccess(prisma, dave, openQueue, "scores.review"), openQueue);
     expect(sorted(await blindVideoIdsFor(prisma, dave.userId))).toEqual([]);
-    await nextItem(prisma, dave, blindQueue);
+    await nextItem(prisma, await queueAccess(prisma, dave, blindQueue, "scores.review"), blindQueue);
     expect(sorted(await blindVideoIdsFor(prisma, dave.userId))).toEqual(sorted(videoIds.slice(0, 3)));
     await prisma.reviewQueue.update({ where: { id: blindQueue }, data: { archivedAt: new Date() } });
     expect(sorted(await blindVideoIdsFor(prisma, dave.userId))).toEqual([]);

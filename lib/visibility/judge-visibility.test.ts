@@ -5,21 +5,22 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
+import { projectAccess } from "../authz/permissions";
 import { prisma } from "../db/prisma";
 import { projectExport, type ExportRow } from "../agreement/export";
 import { exportQuerySchema } from "../agreement/report-filter";
 import { importModelOutputs, importReferenceSet } from "../tasks/captions/caption-set-import";
-import { inspectRunVideo } from "../judge/call-inspector";
-import { createEndpoint } from "../judge/endpoints";
-import { createRunSchema } from "../judge/endpoints.validation";
+import { inspectRunVideo } from "../judge/calls/call-inspector";
+import { createEndpoint } from "../judge/endpoints/endpoints";
+import { createRunSchema } from "../judge/runs/run-input.validation";
 
 import { projectCaptionLeaderboard } from "../tasks/captions/caption-overview";
 import { captionListQuerySchema, captionResultsQuerySchema } from "../tasks/captions/caption-query";
 import { CAPTION_RESULTS_CSV_HEADER, captionResultsCsvRows } from "../tasks/captions/caption-results-export";
 import type { CaptionRunResult } from "../tasks/captions/caption-run-results";
-import { runOverview } from "../judge/run-overview";
-import { createRun, videoScores } from "../judge/runs";
-import { videoRuns } from "../judge/video-runs";
+import { runOverview } from "../judge/runs/run-overview";
+import { createRun, videoScores } from "../judge/runs/runs";
+import { videoRuns } from "../judge/runs/video-runs";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 import { reviewScore, videoReviews } from "../reviews/reviews";
 import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
@@ -42,6 +43,7 @@ import {
 import { blindVideoIdsFor, judgeValueSteps, redactInspectedStepsFor, withheldSteps } from "./judge-visibility";
 import { WithheldError } from "./withheld";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { accessOfVideo } from "../../testkit/testing/record-access";
 
 /** The CSV export of `captions`, header and rows. */
 function captionResultsCsv(runId: string, captions: readonly CaptionRunResult[]): string {
@@ -79,7 +81,7 @@ beforeAll(async () => {
   for (const reviewer of [ann, bob])
     await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
 
-  const endpoint = await createEndpoint(prisma, owner, projectId, {
+  const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
     name: "stub",
     baseUrl: stub.baseURL,
     model: "stub-vision",
@@ -99,7 +101,10 @@ beforeAll(async () => {
     referenceLine(`action-${v}`, fixtureVideoName(v), "action", { keyPoints: KEY_POINTS }),
   ]);
   const setId = (
-    await importReferenceSet(prisma, owner, projectId, { fileName: "ref.jsonl", bytes: jsonlBytes(...references) })
+    await importReferenceSet(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
+      fileName: "ref.jsonl",
+      bytes: jsonlBytes(...references),
+    })
   ).set.id!;
   const outputs = [0, 1].flatMap((v) => [
     { id: `brief-${v}`, output: "A red ball rolls down a wooden ramp and stops." },
@@ -107,17 +112,15 @@ beforeAll(async () => {
   ]);
   await importModelOutputs(
     prisma,
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
     setId,
     { fileName: "alpha.jsonl", bytes: jsonlBytes(...outputs) },
     { model: "alpha" },
   );
-  const start = (input: Record<string, unknown>) =>
+  const start = async (input: Record<string, unknown>) =>
     createRun(
       { prisma, queue: inlineQueue, pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({ endpointId: endpoint.id, ...input }),
     );
   hallucinationRun = (await start({ pipeline: "hallucination" })).id;
@@ -126,7 +129,10 @@ beforeAll(async () => {
 
   // Bob judges a score of the blind video; then Ann claims that video in a blind queue.
   const score = await prisma.score.findFirstOrThrow({ where: { runId: hallucinationRun, videoId: blindVideo } });
-  await reviewScore(prisma, bob, score.id, { value: score.value === 10 ? 0 : 10, note: "bob's note" });
+  await reviewScore(prisma, await projectAccess(prisma, bob, projectId, "scores.review"), score.id, {
+    value: score.value === 10 ? 0 : 10,
+    note: "bob's note",
+  });
   const queue = await prisma.reviewQueue.create({
     data: {
       projectId,
@@ -154,8 +160,13 @@ it("the blind reviewer holds exactly the claimed video blind, and nobody else ho
 
 describe("video scores (GET /videos/:id/scores)", () => {
   it("withhold the summary, scores and the declared scoring steps' outputs; other steps stay", async () => {
-    const whole = await videoScores(prisma, bob, blindVideo, hallucinationRun);
-    const hidden = await videoScores(prisma, ann, blindVideo, hallucinationRun);
+    const whole = await videoScores(prisma, await accessOfVideo(prisma, bob, blindVideo), blindVideo, hallucinationRun);
+    const hidden = await videoScores(
+      prisma,
+      await accessOfVideo(prisma, ann, blindVideo),
+      blindVideo,
+      hallucinationRun,
+    );
     expect(whole.blind).toBe(false);
     expect(whole.summary).not.toBeNull();
     expect(whole.steps.flatMap((s) => s.scores).length).toBeGreaterThan(0);
@@ -169,13 +180,15 @@ describe("video scores (GET /videos/:id/scores)", () => {
     }
     expect(hidden.steps.some((s) => !scoring.has(s.stepId) && s.output !== null)).toBe(true);
     // The other video is not blind to her.
-    expect((await videoScores(prisma, ann, openVideo, hallucinationRun)).blind).toBe(false);
+    expect(
+      (await videoScores(prisma, await accessOfVideo(prisma, ann, openVideo), openVideo, hallucinationRun)).blind,
+    ).toBe(false);
   });
 
   it("of a caption run withhold the caption tasks' declared scoring steps", async () => {
     for (const runId of [styleRun, contentRun]) {
-      const whole = await videoScores(prisma, bob, blindVideo, runId);
-      const hidden = await videoScores(prisma, ann, blindVideo, runId);
+      const whole = await videoScores(prisma, await accessOfVideo(prisma, bob, blindVideo), blindVideo, runId);
+      const hidden = await videoScores(prisma, await accessOfVideo(prisma, ann, blindVideo), blindVideo, runId);
       const pipeline = whole.run!.pipeline;
       expect(
         whole.steps.filter((s) => scoringSteps(pipeline).has(s.stepId) && s.output !== null).length,
@@ -190,18 +203,28 @@ describe("video scores (GET /videos/:id/scores)", () => {
 
 describe("video reviews (GET /videos/:id/reviews)", () => {
   it("keep only the blind reviewer's own judgments, without the judge's values", async () => {
-    const whole = await videoReviews(prisma, bob, blindVideo);
+    const whole = await videoReviews(prisma, await projectAccess(prisma, bob, projectId, "project.view"), blindVideo);
     expect(whole.blind).toBe(false);
     expect(whole.judgments.map((j) => [j.reviewer.id, j.note])).toEqual([[bob.userId, "bob's note"]]);
     expect(whole.judgments[0]!.judge).not.toBeNull();
-    expect(await videoReviews(prisma, ann, blindVideo)).toMatchObject({ blind: true, judgments: [] });
+    expect(
+      await videoReviews(prisma, await projectAccess(prisma, ann, projectId, "project.view"), blindVideo),
+    ).toMatchObject({ blind: true, judgments: [] });
   });
 });
 
 describe("the run page", () => {
   it("blanks the blind video's summary and keeps the others", async () => {
-    const whole = await runOverview(prisma, bob, projectId, hallucinationRun);
-    const hidden = await runOverview(prisma, ann, projectId, hallucinationRun);
+    const whole = await runOverview(
+      prisma,
+      await projectAccess(prisma, bob, projectId, "project.view"),
+      hallucinationRun,
+    );
+    const hidden = await runOverview(
+      prisma,
+      await projectAccess(prisma, ann, projectId, "project.view"),
+      hallucinationRun,
+    );
     expect(whole.videos.map((v) => [v.videoId, v.blind, v.summary !== null])).toEqual([
       [blindVideo, false, true],
       [openVideo, false, true],
@@ -216,8 +239,18 @@ describe("the run page", () => {
 
 describe("the call inspector", () => {
   it("withholds the scoring steps' outputs, errors and calls (raw answers) and keeps the other steps whole", async () => {
-    const whole = await inspectRunVideo(prisma, bob, projectId, hallucinationRun, blindVideo);
-    const hidden = await inspectRunVideo(prisma, ann, projectId, hallucinationRun, blindVideo);
+    const whole = await inspectRunVideo(
+      prisma,
+      await projectAccess(prisma, bob, projectId, "project.view"),
+      hallucinationRun,
+      blindVideo,
+    );
+    const hidden = await inspectRunVideo(
+      prisma,
+      await projectAccess(prisma, ann, projectId, "project.view"),
+      hallucinationRun,
+      blindVideo,
+    );
     const scoring = scoringSteps("hallucination");
     expect(whole.blind).toBe(false);
     const scoringAnswers = whole.steps
@@ -237,8 +270,18 @@ describe("the call inspector", () => {
   });
 
   it("of a caption run withholds the caption tasks' declared scoring steps", async () => {
-    const whole = await inspectRunVideo(prisma, bob, projectId, styleRun, blindVideo);
-    const hidden = await inspectRunVideo(prisma, ann, projectId, styleRun, blindVideo);
+    const whole = await inspectRunVideo(
+      prisma,
+      await projectAccess(prisma, bob, projectId, "project.view"),
+      styleRun,
+      blindVideo,
+    );
+    const hidden = await inspectRunVideo(
+      prisma,
+      await projectAccess(prisma, ann, projectId, "project.view"),
+      styleRun,
+      blindVideo,
+    );
     expect(whole.steps.some((s) => s.stepId === "style_judge" && s.calls.some((c) => c.responseText))).toBe(true);
     for (const step of hidden.steps) expect(step, step.stepId).toMatchObject({ output: null, calls: [], scores: [] });
   });
@@ -246,8 +289,8 @@ describe("the call inspector", () => {
 
 describe("the video page's runs", () => {
   it("carry no metric of the blind video", async () => {
-    const whole = await videoRuns(prisma, bob, blindVideo);
-    const hidden = await videoRuns(prisma, ann, blindVideo);
+    const whole = await videoRuns(prisma, await accessOfVideo(prisma, bob, blindVideo), blindVideo);
+    const hidden = await videoRuns(prisma, await accessOfVideo(prisma, ann, blindVideo), blindVideo);
     const hallucination = (rows: typeof whole) => rows.find((r) => r.id === hallucinationRun)!;
     expect(hallucination(whole).blind).toBe(false);
     expect(Object.values(hallucination(whole).scores).some((v) => v !== null)).toBe(true);
@@ -263,15 +306,25 @@ describe("the video page's runs", () => {
 
 describe("the compare page", () => {
   it("shows neither the judge's outcome nor the reviewers' consensus of the blind video", async () => {
-    const whole = await compareSamples(prisma, bob, projectId, { videoId: blindVideo });
-    const hidden = await compareSamples(prisma, ann, projectId, { videoId: blindVideo });
+    const whole = await compareSamples(prisma, await projectAccess(prisma, bob, projectId, "project.view"), {
+      videoId: blindVideo,
+    });
+    const hidden = await compareSamples(prisma, await projectAccess(prisma, ann, projectId, "project.view"), {
+      videoId: blindVideo,
+    });
     expect(whole.samples.map((s) => [s.id, s.blind, s.judge?.overall ?? null])).toEqual([
       [blindVideo, false, expect.any(Number)],
     ]);
     expect(hidden.samples.map((s) => [s.id, s.blind, s.judge, s.reviewers])).toEqual([
       [blindVideo, true, null, { verdict: null, count: 0 }],
     ]);
-    expect((await compareSamples(prisma, ann, projectId, { videoId: openVideo })).samples[0]).toMatchObject({
+    expect(
+      (
+        await compareSamples(prisma, await projectAccess(prisma, ann, projectId, "project.view"), {
+          videoId: openVideo,
+        })
+      ).samples[0],
+    ).toMatchObject({
       blind: false,
       judge: { runId: hallucinationRun },
     });
@@ -282,7 +335,9 @@ describe("the video list", () => {
   it("shows the blind video without scores or a disagreement flag", async () => {
     const query = videoListQuerySchema(builtInCatalogue()).parse({ runId: hallucinationRun });
     const row = async (actor: Actor, videoId: string) =>
-      (await browseVideos(prisma, actor, projectId, query)).videos.find((v) => v.id === videoId)!;
+      (await browseVideos(prisma, await projectAccess(prisma, actor, projectId, "project.view"), query)).videos.find(
+        (v) => v.id === videoId,
+      )!;
     const whole = await row(bob, blindVideo);
     expect(whole.blind).toBe(false);
     expect(Object.values(whole.scores ?? {}).some((v) => v !== null)).toBe(true);
@@ -296,8 +351,7 @@ describe("the exports (agreement scope)", () => {
     const rows = async (actor: Actor) => {
       const { stream } = await projectExport(
         prisma,
-        actor,
-        projectId,
+        await projectAccess(prisma, actor, projectId, "export.read"),
         exportQuerySchema(builtInCatalogue()).parse({ format: "jsonl", runId: hallucinationRun }),
       );
       const text = await new Response(stream).text();
@@ -320,8 +374,16 @@ describe("caption results", () => {
     captions.find((c) => c.video.id === videoId && c.captionType === "action")!;
 
   it("on the captions page: the blind video's captions keep their text and lose every judge value", async () => {
-    const whole = await projectCaptionOverview(prisma, bob, projectId, captionListQuerySchema.parse({}));
-    const hidden = await projectCaptionOverview(prisma, ann, projectId, captionListQuerySchema.parse({}));
+    const whole = await projectCaptionOverview(
+      prisma,
+      await projectAccess(prisma, bob, projectId, "project.view"),
+      captionListQuerySchema.parse({}),
+    );
+    const hidden = await projectCaptionOverview(
+      prisma,
+      await projectAccess(prisma, ann, projectId, "project.view"),
+      captionListQuerySchema.parse({}),
+    );
     expect(whole.total).toBe(4);
     expect(hidden.total).toBe(4);
     expect(whole.captions.every((c) => !c.blind)).toBe(true);
@@ -365,22 +427,48 @@ describe("caption results", () => {
 
   it("match no flag filter on the blind video, in the list or its total", async () => {
     const flagged = captionListQuerySchema.parse({ flag: "judge_broke_rule" });
-    const whole = await projectCaptionOverview(prisma, bob, projectId, flagged);
-    const hidden = await projectCaptionOverview(prisma, ann, projectId, flagged);
+    const whole = await projectCaptionOverview(
+      prisma,
+      await projectAccess(prisma, bob, projectId, "project.view"),
+      flagged,
+    );
+    const hidden = await projectCaptionOverview(
+      prisma,
+      await projectAccess(prisma, ann, projectId, "project.view"),
+      flagged,
+    );
     expect(whole.captions.map((c) => c.video.id).sort()).toEqual([blindVideo, openVideo].sort());
     expect(whole.total).toBe(2);
     expect(hidden.captions.map((c) => c.video.id)).toEqual([openVideo]);
     expect(hidden.total).toBe(1);
     const perRun = captionResultsQuerySchema.parse({ flag: "judge_broke_rule" });
-    expect((await runCaptionResults(prisma, bob, styleRun, perRun)).total).toBe(2);
-    const hiddenRun = await runCaptionResults(prisma, ann, styleRun, perRun);
+    expect(
+      (await runCaptionResults(prisma, await projectAccess(prisma, bob, projectId, "project.view"), styleRun, perRun))
+        .total,
+    ).toBe(2);
+    const hiddenRun = await runCaptionResults(
+      prisma,
+      await projectAccess(prisma, ann, projectId, "project.view"),
+      styleRun,
+      perRun,
+    );
     expect([hiddenRun.total, hiddenRun.captions.map((c) => c.video.id)]).toEqual([1, [openVideo]]);
   });
 
   it("in the per-run API and its exports", async () => {
     for (const runId of [styleRun, contentRun]) {
-      const whole = await runCaptionResults(prisma, bob, runId, captionResultsQuerySchema.parse({}));
-      const hidden = await runCaptionResults(prisma, ann, runId, captionResultsQuerySchema.parse({}));
+      const whole = await runCaptionResults(
+        prisma,
+        await projectAccess(prisma, bob, projectId, "project.view"),
+        runId,
+        captionResultsQuerySchema.parse({}),
+      );
+      const hidden = await runCaptionResults(
+        prisma,
+        await projectAccess(prisma, ann, projectId, "project.view"),
+        runId,
+        captionResultsQuerySchema.parse({}),
+      );
       expect(hidden.total).toBe(whole.total);
       for (const caption of hidden.captions) {
         const same = whole.captions.find((c) => c.captionId === caption.captionId)!;
@@ -391,7 +479,7 @@ describe("caption results", () => {
       const csvRows = async (actor: Actor) => {
         const { captions } = await runCaptionResults(
           prisma,
-          actor,
+          await projectAccess(prisma, actor, projectId, "project.view"),
           runId,
           captionResultsQuerySchema.parse({ format: "csv" }),
         );
@@ -416,8 +504,8 @@ describe("caption results", () => {
     const caption = await prisma.item.findFirstOrThrow({
       where: { projectId, kind: "caption", videoId: blindVideo, group: "brief" },
     });
-    const whole = await captionDetail(prisma, bob, projectId, caption.id);
-    const hidden = await captionDetail(prisma, ann, projectId, caption.id);
+    const whole = await captionDetail(prisma, await projectAccess(prisma, bob, projectId, "project.view"), caption.id);
+    const hidden = await captionDetail(prisma, await projectAccess(prisma, ann, projectId, "project.view"), caption.id);
     expect(whole.blind).toBe(false);
     expect(whole.results[0]!.result.style).toMatchObject({ rawScore: 2, cap: 1 });
     expect(hidden.blind).toBe(true);
@@ -427,8 +515,8 @@ describe("caption results", () => {
     const open = await prisma.item.findFirstOrThrow({
       where: { projectId, kind: "caption", videoId: openVideo, group: "brief" },
     });
-    expect(await captionDetail(prisma, ann, projectId, open.id)).toEqual(
-      await captionDetail(prisma, bob, projectId, open.id),
+    expect(await captionDetail(prisma, await projectAccess(prisma, ann, projectId, "project.view"), open.id)).toEqual(
+      await captionDetail(prisma, await projectAccess(prisma, bob, projectId, "project.view"), open.id),
     );
   });
 
@@ -439,7 +527,7 @@ describe("caption results", () => {
       const captions = [];
       for await (const page of await runCaptionResultExport(
         prisma,
-        actor,
+        await projectAccess(prisma, actor, projectId, "export.read"),
         runId,
         captionResultsQuerySchema.parse({ format: "csv" }),
       ))
@@ -462,7 +550,7 @@ describe("caption results", () => {
       const whole = await exported(viewer, runId);
       const { captions } = await runCaptionResults(
         prisma,
-        viewer,
+        await projectAccess(prisma, viewer, projectId, "project.view"),
         runId,
         captionResultsQuerySchema.parse({ format: "csv" }),
       );
@@ -488,10 +576,20 @@ describe("caption results", () => {
 
   it("withhold the leaderboard whole (an aggregate): 409 for the blind reviewer and none on her page, whole for everyone else, the same once she submits", async () => {
     const query = { runId: [styleRun, contentRun], format: "json" as const };
-    const whole = await projectCaptionLeaderboard(prisma, bob, projectId, query);
+    const whole = await projectCaptionLeaderboard(
+      prisma,
+      await projectAccess(prisma, bob, projectId, "project.view"),
+      query,
+    );
     expect(whole.rows.length).toBeGreaterThan(0);
-    expect(await visibleCaptionLeaderboard(prisma, bob, projectId, query)).toEqual(whole);
-    const refused = await visibleCaptionLeaderboard(prisma, ann, projectId, query).catch((error: unknown) => error);
+    expect(
+      await visibleCaptionLeaderboard(prisma, await projectAccess(prisma, bob, projectId, "project.view"), query),
+    ).toEqual(whole);
+    const refused = await visibleCaptionLeaderboard(
+      prisma,
+      await projectAccess(prisma, ann, projectId, "project.view"),
+      query,
+    ).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(WithheldError);
     expect(refused).toMatchObject({
       status: 409,
@@ -502,11 +600,15 @@ describe("caption results", () => {
       'The caption leaderboard is hidden while you review "Blind" blind: 1 item left',
     );
     const page = captionListQuerySchema.parse({});
-    expect(await projectCaptionOverview(prisma, ann, projectId, page)).toMatchObject({
+    expect(
+      await projectCaptionOverview(prisma, await projectAccess(prisma, ann, projectId, "project.view"), page),
+    ).toMatchObject({
       leaderboard: null,
       leaderboardWithheld: { queues: [{ name: "Blind", itemsLeft: 1 }], blindVideos: 1 },
     });
-    expect(await projectCaptionOverview(prisma, bob, projectId, page)).toMatchObject({
+    expect(
+      await projectCaptionOverview(prisma, await projectAccess(prisma, bob, projectId, "project.view"), page),
+    ).toMatchObject({
       leaderboard: whole,
       leaderboardWithheld: null,
     });
@@ -514,8 +616,12 @@ describe("caption results", () => {
     const where = { itemId_reviewerId: { itemId: assignment.itemId, reviewerId: ann.userId } };
     await prisma.reviewQueueAssignment.update({ where, data: { status: "done", doneAt: new Date() } });
     try {
-      expect(await visibleCaptionLeaderboard(prisma, ann, projectId, query)).toEqual(whole);
-      expect(await projectCaptionOverview(prisma, ann, projectId, page)).toMatchObject({
+      expect(
+        await visibleCaptionLeaderboard(prisma, await projectAccess(prisma, ann, projectId, "project.view"), query),
+      ).toEqual(whole);
+      expect(
+        await projectCaptionOverview(prisma, await projectAccess(prisma, ann, projectId, "project.view"), page),
+      ).toMatchObject({
         leaderboard: whole,
         leaderboardWithheld: null,
       });

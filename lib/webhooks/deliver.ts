@@ -14,7 +14,7 @@ import type { PgBoss, JobResult } from "pg-boss";
 import type { Prisma, PrismaClient } from "../generated/prisma/client";
 import { decryptSecret } from "../crypto/secret-box";
 import { jobBoss, queueOn } from "../jobs/job-boss";
-import { guardedFetch } from "../judge/guarded-fetch";
+import { guardedFetch } from "../judge/calls/guarded-fetch";
 import { rootLogger } from "../observability/logger";
 import { signedHeaders } from "./signature";
 import { payloadOf } from "./webhook-payload";
@@ -87,22 +87,8 @@ export async function fanOutEvents(
   });
 }
 
-/**
- * Takes up to `limit` due attempts from the queue now and makes them, as a worker would; returns how many it took.
- * For tests and tools: a worker takes them as they fall due (`startWebhookDelivery`).
- */
-export async function deliverDue(deps: DeliveryDeps, limit = 20): Promise<number> {
-  const boss = await bossOf(deps);
-  const jobs = await boss.fetch<DeliveryJob>(WEBHOOK_QUEUE, { batchSize: limit });
-  for (const result of await attemptAll({ ...deps, boss }, jobs)) {
-    if (result.status === "completed") await boss.complete(WEBHOOK_QUEUE, result.id);
-    else await boss.fail(WEBHOOK_QUEUE, result.id, result.output);
-  }
-  return jobs.length;
-}
-
 /** The attempts of a batch of jobs, each settled on its own: a job whose log could not be written is retried. */
-async function attemptAll(
+export async function attemptAll(
   deps: DeliveryDeps & { boss: PgBoss },
   jobs: { id: string; data: DeliveryJob }[],
 ): Promise<JobResult[]> {

@@ -12,6 +12,7 @@ import { makeUser } from "../../testkit/testing/fixtures";
 import { waitFor, WorkerProcesses } from "../../testkit/testing/worker-processes";
 import { createWebhook, deleteWebhook, listDeliveries } from "./webhooks";
 import { createWebhookSchema } from "./webhooks.validation";
+import { projectAccess } from "../authz/permissions";
 
 const workers = new WorkerProcesses();
 afterAll(() => workers.killAll());
@@ -51,8 +52,7 @@ describe("a worker killed in the middle of a webhook delivery", () => {
       try {
         const hook = await createWebhook(
           prisma,
-          owner,
-          project.id,
+          await projectAccess(prisma, owner, project.id, "webhooks.manage"),
           createWebhookSchema.parse({ url: target.url, events: ["label_set.imported"] }),
         );
         const first = workers.start();
@@ -60,20 +60,29 @@ describe("a worker killed in the middle of a webhook delivery", () => {
         // The database writes the event; the worker fans it out and sends it.
         await createLabelSet(
           prisma,
-          owner,
-          project.id,
+          await projectAccess(prisma, owner, project.id, "videos.import"),
           { name: "labels", format: "generic", fileName: "l.csv", sha256: "0".repeat(64), citation: "" },
           [],
         );
         await waitFor(async () => target.received.length === 1, 60_000, "the first worker's POST");
         await workers.kill(first.child);
-        const [held] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
+        const [held] = await listDeliveries(
+          prisma,
+          await projectAccess(prisma, owner, project.id, "webhooks.manage"),
+          hook.id,
+          { limit: 10 },
+        );
         expect(held).toMatchObject({ status: "pending", attempts: 0 });
 
         await workers.start().ready;
         const delivered = await waitFor(
           async () => {
-            const [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
+            const [logged] = await listDeliveries(
+              prisma,
+              await projectAccess(prisma, owner, project.id, "webhooks.manage"),
+              hook.id,
+              { limit: 10 },
+            );
             return logged?.status === "delivered" ? logged : null;
           },
           120_000,
@@ -84,7 +93,7 @@ describe("a worker killed in the middle of a webhook delivery", () => {
         expect(target.received[1]!.headers["webhook-id"]).toBe(target.received[0]!.headers["webhook-id"]);
         expect(target.received[1]!.body).toBe(target.received[0]!.body);
         expect(await prisma.webhookDelivery.count({ where: { webhookId: hook.id } })).toBe(1);
-        await deleteWebhook(prisma, owner, hook.id);
+        await deleteWebhook(prisma, await projectAccess(prisma, owner, project.id, "webhooks.manage"), hook.id);
       } finally {
         await target.close();
       }

@@ -9,7 +9,8 @@ import { Webhook as StandardWebhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../auth/actor";
 import { prisma } from "../db/prisma";
-import { createRun } from "../judge/runs";
+import { NotFoundError } from "../errors";
+import { createRun } from "../judge/runs/runs";
 import { createLabelSet } from "../label-sets/label-sets";
 import { startStubLlm, type StubServer } from "../../testkit/llm-stub/stub-server";
 
@@ -18,7 +19,8 @@ import { inlineJudgeQueue, testJudgeDeps } from "../../testkit/testing/judge-dep
 import { projectWithFramedVideos } from "../../testkit/testing/judge-fixtures";
 import { createStubEndpoint } from "../../testkit/testing/stub-endpoint";
 import { jobBoss, stopJobs } from "../jobs/job-boss";
-import { deliverDue, fanOutEvents, MAX_ATTEMPTS } from "./deliver";
+import { fanOutEvents, MAX_ATTEMPTS } from "./deliver";
+import { deliverDue } from "../../testkit/testing/webhook-delivery";
 import { resendPendingDeliveries, WEBHOOK_QUEUE } from "./webhook-queue";
 import {
   createWebhook,
@@ -31,6 +33,7 @@ import {
 } from "./webhooks";
 import { createWebhookSchema, updateWebhookSchema } from "./webhooks.validation";
 import { builtInCatalogue } from "../task-modules/task-catalogue";
+import { projectAccess } from "../authz/permissions";
 
 type Received = { headers: http.IncomingHttpHeaders; body: string };
 
@@ -94,10 +97,21 @@ describe("webhooks", () => {
   it("POSTs run.finished, signed so that the Standard Webhooks library verifies it, with the run's counts and link", async () => {
     const target = await receiver();
     try {
-      const hook = await createWebhook(prisma, owner, project.projectId, hookInput(target.url, ["run.finished"]));
+      const hook = await createWebhook(
+        prisma,
+        await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+        hookInput(target.url, ["run.finished"]),
+      );
       expect(hook.secret).toMatch(/^whsec_/);
-      expect(JSON.stringify(await listWebhooks(prisma, owner, project.projectId))).not.toContain(hook.secret);
-      const run = await createRun(judgeDeps(), owner, project.projectId, { pipeline: "hallucination", endpointId });
+      expect(
+        JSON.stringify(
+          await listWebhooks(prisma, await projectAccess(prisma, owner, project.projectId, "webhooks.manage")),
+        ),
+      ).not.toContain(hook.secret);
+      const run = await createRun(judgeDeps(), await projectAccess(prisma, owner, project.projectId, "runs.manage"), {
+        pipeline: "hallucination",
+        endpointId,
+      });
       expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } })).status).toBe("done");
       await pump();
       expect(target.received).toHaveLength(1);
@@ -114,7 +128,12 @@ describe("webhooks", () => {
       expect(verified.data.run).toMatchObject({ id: run.id, status: "done", videos: { done: 2 } });
       expect(verified.data.run.url).toContain(`/projects/${project.projectId}/runs/${run.id}`);
       expect(() => new StandardWebhook(hook.secret).verify(delivery!.body.replace("done", "dona"), headers)).toThrow();
-      const [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
+      const [logged] = await listDeliveries(
+        prisma,
+        await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+        hook.id,
+        { limit: 10 },
+      );
       expect(logged).toMatchObject({
         event: "run.finished",
         status: "delivered",
@@ -122,7 +141,7 @@ describe("webhooks", () => {
         lastStatusCode: 200,
         lastResponse: "thanks",
       });
-      await deleteWebhook(prisma, owner, hook.id);
+      await deleteWebhook(prisma, await projectAccess(prisma, owner, project.projectId, "webhooks.manage"), hook.id);
     } finally {
       await target.close();
     }
@@ -131,11 +150,14 @@ describe("webhooks", () => {
   it("retries a receiver that fails twice with backoff, keeps the same webhook-id, and logs each answer", async () => {
     const target = await receiver([500, 503]);
     try {
-      const hook = await createWebhook(prisma, owner, project.projectId, hookInput(target.url, ["label_set.imported"]));
+      const hook = await createWebhook(
+        prisma,
+        await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+        hookInput(target.url, ["label_set.imported"]),
+      );
       await createLabelSet(
         prisma,
-        owner,
-        project.projectId,
+        await projectAccess(prisma, owner, project.projectId, "videos.import"),
         { name: "hooked labels", format: "generic", fileName: "l.csv", sha256: "0".repeat(64), citation: "" },
         [],
       );
@@ -144,7 +166,12 @@ describe("webhooks", () => {
       // The real schedule's first wait (30 s), then none.
       const backoff = (attempts: number) => (delays.push(attempts), attempts === 1 ? 30 : 0);
       await deliverDue({ prisma, retryDelaySeconds: backoff });
-      let [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
+      let [logged] = await listDeliveries(
+        prisma,
+        await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+        hook.id,
+        { limit: 10 },
+      );
       expect(logged).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: 500, lastResponse: "nope 1" });
       expect(Date.parse(logged!.nextAttemptAt!) - Date.parse(logged!.lastAttemptAt!)).toBe(30_000);
       // Not due before its backoff: the second attempt's job starts 30 s after the first.
@@ -155,7 +182,12 @@ describe("webhooks", () => {
       );
       await deliverDue({ prisma, retryDelaySeconds: backoff });
       await deliverDue({ prisma, retryDelaySeconds: backoff });
-      [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
+      [logged] = await listDeliveries(
+        prisma,
+        await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+        hook.id,
+        { limit: 10 },
+      );
       expect(logged).toMatchObject({
         event: "label_set.imported",
         status: "delivered",
@@ -170,7 +202,7 @@ describe("webhooks", () => {
         name: "hooked labels",
         format: "generic",
       });
-      await deleteWebhook(prisma, owner, hook.id);
+      await deleteWebhook(prisma, await projectAccess(prisma, owner, project.projectId, "webhooks.manage"), hook.id);
     } finally {
       await target.close();
     }
@@ -179,16 +211,39 @@ describe("webhooks", () => {
   it("gives up after the last attempt, and an owner's redeliver sends it again", async () => {
     const target = await receiver(Array(MAX_ATTEMPTS).fill(500));
     try {
-      const hook = await createWebhook(prisma, owner, project.projectId, hookInput(target.url, ["run.failed"]));
-      const { deliveryId } = await pingWebhook(prisma, owner, hook.id);
+      const hook = await createWebhook(
+        prisma,
+        await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+        hookInput(target.url, ["run.failed"]),
+      );
+      const { deliveryId } = await pingWebhook(
+        prisma,
+        await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+        hook.id,
+      );
       await pump();
-      let [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
+      let [logged] = await listDeliveries(
+        prisma,
+        await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+        hook.id,
+        { limit: 10 },
+      );
       expect(logged).toMatchObject({ id: deliveryId, event: "ping", status: "failed", attempts: MAX_ATTEMPTS });
-      await redeliver(prisma, owner, hook.id, deliveryId);
+      await redeliver(
+        prisma,
+        await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+        hook.id,
+        deliveryId,
+      );
       await pump();
-      [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
+      [logged] = await listDeliveries(
+        prisma,
+        await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+        hook.id,
+        { limit: 10 },
+      );
       expect(logged).toMatchObject({ status: "delivered", attempts: 1 });
-      await deleteWebhook(prisma, owner, hook.id);
+      await deleteWebhook(prisma, await projectAccess(prisma, owner, project.projectId, "webhooks.manage"), hook.id);
     } finally {
       await target.close();
     }
@@ -197,9 +252,21 @@ describe("webhooks", () => {
   it("sends a waiting delivery whose job was lost again as a worker starts, and a queued one only once", async () => {
     const target = await receiver();
     try {
-      const hook = await createWebhook(prisma, owner, project.projectId, hookInput(target.url, ["run.finished"]));
-      const { deliveryId: queued } = await pingWebhook(prisma, owner, hook.id);
-      const { deliveryId: lost } = await pingWebhook(prisma, owner, hook.id);
+      const hook = await createWebhook(
+        prisma,
+        await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+        hookInput(target.url, ["run.finished"]),
+      );
+      const { deliveryId: queued } = await pingWebhook(
+        prisma,
+        await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+        hook.id,
+      );
+      const { deliveryId: lost } = await pingWebhook(
+        prisma,
+        await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+        hook.id,
+      );
       // Its job is gone, as after a restore (pg-boss's tables are not in a backup).
       await prisma.$executeRawUnsafe(
         `DELETE FROM pgboss.job WHERE name = $1 AND data->>'deliveryId' = $2`,
@@ -209,12 +276,17 @@ describe("webhooks", () => {
       expect(await resendPendingDeliveries(prisma, await jobBoss())).toBeGreaterThanOrEqual(2);
       await pump();
       expect(target.received.map((r) => r.headers["webhook-id"]).sort()).toEqual([queued, lost].sort());
-      const logged = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
+      const logged = await listDeliveries(
+        prisma,
+        await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+        hook.id,
+        { limit: 10 },
+      );
       expect(logged.map((d) => [d.status, d.attempts])).toEqual([
         ["delivered", 1],
         ["delivered", 1],
       ]);
-      await deleteWebhook(prisma, owner, hook.id);
+      await deleteWebhook(prisma, await projectAccess(prisma, owner, project.projectId, "webhooks.manage"), hook.id);
     } finally {
       await target.close();
     }
@@ -226,16 +298,20 @@ describe("webhooks", () => {
     await closed.close();
     const hook = await createWebhook(
       prisma,
-      owner,
-      project.projectId,
+      await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
       hookInput(closed.url.replace("/hook", "/closed"), ["run.finished"]),
     );
-    await pingWebhook(prisma, owner, hook.id);
+    await pingWebhook(prisma, await projectAccess(prisma, owner, project.projectId, "webhooks.manage"), hook.id);
     await deliverDue({ prisma });
-    const [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
+    const [logged] = await listDeliveries(
+      prisma,
+      await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+      hook.id,
+      { limit: 10 },
+    );
     expect(logged).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: null });
     expect(logged!.lastResponse).toMatch(/ECONNREFUSED/);
-    await deleteWebhook(prisma, owner, hook.id);
+    await deleteWebhook(prisma, await projectAccess(prisma, owner, project.projectId, "webhooks.manage"), hook.id);
   });
 
   it("refuses at connect time a delivery to a name that resolves to a private address, with nothing sent", async () => {
@@ -244,22 +320,26 @@ describe("webhooks", () => {
       // Saved while private addresses were allowed; the delivery goes out after they no longer are.
       const hook = await createWebhook(
         prisma,
-        owner,
-        project.projectId,
+        await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
         hookInput(target.url.replace("127.0.0.1", "localhost"), ["run.finished"]),
       );
-      await pingWebhook(prisma, owner, hook.id);
+      await pingWebhook(prisma, await projectAccess(prisma, owner, project.projectId, "webhooks.manage"), hook.id);
       delete process.env.ALLOW_PRIVATE_ENDPOINTS;
       try {
         await deliverDue({ prisma });
       } finally {
         process.env.ALLOW_PRIVATE_ENDPOINTS = "1";
       }
-      const [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
+      const [logged] = await listDeliveries(
+        prisma,
+        await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+        hook.id,
+        { limit: 10 },
+      );
       expect(logged).toMatchObject({ status: "pending", attempts: 1, lastStatusCode: null });
       expect(logged!.lastResponse).toMatch(/localhost resolves to a loopback address/);
       expect(target.received).toHaveLength(0);
-      await deleteWebhook(prisma, owner, hook.id);
+      await deleteWebhook(prisma, await projectAccess(prisma, owner, project.projectId, "webhooks.manage"), hook.id);
     } finally {
       await target.close();
     }
@@ -271,8 +351,7 @@ describe("webhooks", () => {
     });
     const hook = await createWebhook(
       prisma,
-      owner,
-      project.projectId,
+      await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
       hookInput("http://127.0.0.1:9/unused", ["queue.finished"]),
     );
     const queue = await prisma.reviewQueue.create({
@@ -310,19 +389,23 @@ describe("webhooks", () => {
     await prisma.reviewQueueItem.update({ where: { id: items[0]!.id }, data: { doneCount: { increment: 1 } } });
     expect(await events()).toBe(1);
     await fanOutEvents(prisma);
-    const [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
+    const [logged] = await listDeliveries(
+      prisma,
+      await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+      hook.id,
+      { limit: 10 },
+    );
     expect(logged).toMatchObject({
       event: "queue.finished",
       payload: { data: { queue: { id: queue.id, name: "race", itemCount: 2 } } },
     });
-    await deleteWebhook(prisma, owner, hook.id);
+    await deleteWebhook(prisma, await projectAccess(prisma, owner, project.projectId, "webhooks.manage"), hook.id);
   });
 
   it("emits alignment.finished when an alignment ends, with its held-out numbers and link", async () => {
     const hook = await createWebhook(
       prisma,
-      owner,
-      project.projectId,
+      await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
       hookInput("http://127.0.0.1:9/unused", ["alignment.finished"]),
     );
     const alignment = await prisma.alignmentRun.create({
@@ -348,7 +431,12 @@ describe("webhooks", () => {
       data: { status: "done", report: { heldOut, calls: 12, costUsd: 0 }, finishedAt: new Date() },
     });
     await fanOutEvents(prisma);
-    const [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
+    const [logged] = await listDeliveries(
+      prisma,
+      await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+      hook.id,
+      { limit: 10 },
+    );
     expect(logged).toMatchObject({
       event: "alignment.finished",
       payload: {
@@ -362,55 +450,64 @@ describe("webhooks", () => {
         },
       },
     });
-    await deleteWebhook(prisma, owner, hook.id);
+    await deleteWebhook(prisma, await projectAccess(prisma, owner, project.projectId, "webhooks.manage"), hook.id);
   });
 
   it("writes no event for a project without a webhook for it, nor for a disabled webhook", async () => {
     const hook = await createWebhook(
       prisma,
-      owner,
-      project.projectId,
+      await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
       hookInput("http://127.0.0.1:9/unused", ["run.failed"]),
     );
     await createLabelSet(
       prisma,
-      owner,
-      project.projectId,
+      await projectAccess(prisma, owner, project.projectId, "videos.import"),
       { name: "unhooked labels", format: "generic", fileName: "l.csv", sha256: "0".repeat(64), citation: "" },
       [],
     );
     expect(await prisma.webhookEvent.count({ where: { event: "label_set.imported" } })).toBe(0);
     await updateWebhook(
       prisma,
-      owner,
+      await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
       hook.id,
       updateWebhookSchema.parse({ enabled: false, events: ["label_set.imported"] }),
     );
     await createLabelSet(
       prisma,
-      owner,
-      project.projectId,
+      await projectAccess(prisma, owner, project.projectId, "videos.import"),
       { name: "disabled labels", format: "generic", fileName: "l.csv", sha256: "0".repeat(64), citation: "" },
       [],
     );
     expect(await prisma.webhookEvent.count({ where: { event: "label_set.imported" } })).toBe(0);
-    await deleteWebhook(prisma, owner, hook.id);
+    await deleteWebhook(prisma, await projectAccess(prisma, owner, project.projectId, "webhooks.manage"), hook.id);
   });
 
   it("is for owners only, refuses private addresses unless allowed, and rotates the secret on request", async () => {
-    await expect(
-      createWebhook(prisma, reviewer, project.projectId, hookInput("https://example.org/hook", ["run.finished"])),
-    ).rejects.toMatchObject({ status: 403 });
-    await expect(listWebhooks(prisma, reviewer, project.projectId)).rejects.toMatchObject({ status: 403 });
+    await expect(projectAccess(prisma, reviewer, project.projectId, "webhooks.manage")).rejects.toMatchObject({
+      status: 403,
+    });
+    await expect(projectAccess(prisma, reviewer, project.projectId, "webhooks.manage")).rejects.toMatchObject({
+      status: 403,
+    });
     const stranger = await makeUser();
-    await expect(listWebhooks(prisma, stranger, project.projectId)).rejects.toMatchObject({ status: 404 });
+    await expect(projectAccess(prisma, stranger, project.projectId, "webhooks.manage")).rejects.toMatchObject({
+      status: 404,
+    });
     delete process.env.ALLOW_PRIVATE_ENDPOINTS;
     try {
       await expect(
-        createWebhook(prisma, owner, project.projectId, hookInput("http://127.0.0.1:8080/hook", ["run.finished"])),
+        createWebhook(
+          prisma,
+          await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+          hookInput("http://127.0.0.1:8080/hook", ["run.finished"]),
+        ),
       ).rejects.toThrow(/loopback/);
       await expect(
-        createWebhook(prisma, owner, project.projectId, hookInput("http://10.1.2.3/hook", ["run.finished"])),
+        createWebhook(
+          prisma,
+          await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+          hookInput("http://10.1.2.3/hook", ["run.finished"]),
+        ),
       ).rejects.toThrow(/private/);
     } finally {
       process.env.ALLOW_PRIVATE_ENDPOINTS = "1";
@@ -425,13 +522,23 @@ describe("webhooks", () => {
     ).toBe(true);
     const hook = await createWebhook(
       prisma,
-      owner,
-      project.projectId,
+      await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
       hookInput("http://127.0.0.1:9/x", ["run.finished"]),
     );
-    const rotated = await updateWebhook(prisma, owner, hook.id, updateWebhookSchema.parse({ rotateSecret: true }));
+    const rotated = await updateWebhook(
+      prisma,
+      await projectAccess(prisma, owner, project.projectId, "webhooks.manage"),
+      hook.id,
+      updateWebhookSchema.parse({ rotateSecret: true }),
+    );
     expect(rotated.secret).toMatch(/^whsec_/);
     expect(rotated.secret).not.toBe(hook.secret);
-    await deleteWebhook(prisma, owner, hook.id);
+    // Through an access to another project of the same owner, the webhook is not found.
+    const { projectId: elsewhere } = await projectWithFramedVideos(prisma, owner, { videoCount: 0, keyFrames: 1 });
+    const elsewhereAccess = await projectAccess(prisma, owner, elsewhere, "webhooks.manage");
+    await expect(deleteWebhook(prisma, elsewhereAccess, hook.id)).rejects.toThrow(
+      new NotFoundError("No such webhook."),
+    );
+    await deleteWebhook(prisma, await projectAccess(prisma, owner, project.projectId, "webhooks.manage"), hook.id);
   });
 });

@@ -6,12 +6,11 @@
  */
 import type { z } from "zod";
 import type { PrismaClient } from "../generated/prisma/client";
-import type { Actor } from "../auth/actor";
-import { requireProjectAccess } from "../authz/permissions";
+import type { ProjectAccess } from "../authz/permissions";
 import { encryptSecret } from "../crypto/secret-box";
 import { NotFoundError, ValidationError } from "../errors";
 import { jobQueues } from "../jobs/job-boss";
-import { assertEndpointUrlAllowed } from "../judge/endpoint-url-policy";
+import { assertEndpointUrlAllowed } from "../judge/endpoints/endpoint-url-policy";
 import { PING_EVENT } from "./webhook-events";
 import { newWebhookSecret } from "./signature";
 import { sendDeliveryJobs, WEBHOOK_QUEUE_DEFINITION } from "./webhook-queue";
@@ -42,23 +41,24 @@ async function assertWebhookUrlAllowed(url: string): Promise<void> {
   await assertEndpointUrlAllowed(new URL(url).origin);
 }
 
-async function ownedWebhook(prisma: PrismaClient, actor: Actor, webhookId: string): Promise<WebhookRow> {
-  const row = await prisma.webhook.findUnique({ where: { id: webhookId } });
+/** The webhook of the access's project; one of another project is "No such webhook." as a missing one. */
+async function ownedWebhook(
+  prisma: PrismaClient,
+  access: ProjectAccess<"webhooks.manage">,
+  webhookId: string,
+): Promise<WebhookRow> {
+  const row = await prisma.webhook.findFirst({ where: { id: webhookId, projectId: access.projectId } });
   if (!row) throw new NotFoundError("No such webhook.");
-  await requireProjectAccess(prisma, actor, row.projectId, "webhooks.manage").catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError("No such webhook.") : error;
-  });
   return row;
 }
 
 /** Registers a webhook; the answer carries its signing secret, the only time it is shown. */
 export async function createWebhook(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"webhooks.manage">,
   input: z.output<typeof createWebhookSchema>,
 ) {
-  await requireProjectAccess(prisma, actor, projectId, "webhooks.manage");
+  const { actor, projectId } = access;
   await assertWebhookUrlAllowed(input.url);
   const secret = newWebhookSecret();
   const row = await prisma.webhook.create({
@@ -74,8 +74,8 @@ export async function createWebhook(
   return { ...publicWebhook(row), secret };
 }
 
-export async function listWebhooks(prisma: PrismaClient, actor: Actor, projectId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "webhooks.manage");
+export async function listWebhooks(prisma: PrismaClient, access: ProjectAccess<"webhooks.manage">) {
+  const { projectId } = access;
   const rows = await prisma.webhook.findMany({ where: { projectId }, orderBy: { createdAt: "asc" } });
   const last = await prisma.webhookDelivery.findMany({
     where: { webhookId: { in: rows.map((r) => r.id) } },
@@ -92,11 +92,11 @@ export async function listWebhooks(prisma: PrismaClient, actor: Actor, projectId
 /** Changes the fields sent; `rotateSecret` makes a new secret, returned once. */
 export async function updateWebhook(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"webhooks.manage">,
   webhookId: string,
   input: z.output<typeof updateWebhookSchema>,
 ) {
-  await ownedWebhook(prisma, actor, webhookId);
+  await ownedWebhook(prisma, access, webhookId);
   if (input.url !== undefined) await assertWebhookUrlAllowed(input.url);
   const { rotateSecret, ...fields } = input;
   const secret = rotateSecret ? newWebhookSecret() : undefined;
@@ -107,19 +107,23 @@ export async function updateWebhook(
   return { ...publicWebhook(row), ...(secret ? { secret } : {}) };
 }
 
-export async function deleteWebhook(prisma: PrismaClient, actor: Actor, webhookId: string): Promise<void> {
-  await ownedWebhook(prisma, actor, webhookId);
+export async function deleteWebhook(
+  prisma: PrismaClient,
+  access: ProjectAccess<"webhooks.manage">,
+  webhookId: string,
+): Promise<void> {
+  await ownedWebhook(prisma, access, webhookId);
   await prisma.webhook.delete({ where: { id: webhookId } });
 }
 
 /** The webhook's deliveries, newest first: each one's event, status, attempts and the last answer. */
 export async function listDeliveries(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"webhooks.manage">,
   webhookId: string,
   options: { limit: number },
 ) {
-  await ownedWebhook(prisma, actor, webhookId);
+  await ownedWebhook(prisma, access, webhookId);
   const rows = await prisma.webhookDelivery.findMany({
     where: { webhookId },
     orderBy: { createdAt: "desc" },
@@ -141,8 +145,8 @@ export async function listDeliveries(
 }
 
 /** Queues a `ping` delivery now (a worker sends it within seconds), to check the receiver and its signature check. */
-export async function pingWebhook(prisma: PrismaClient, actor: Actor, webhookId: string) {
-  const hook = await ownedWebhook(prisma, actor, webhookId);
+export async function pingWebhook(prisma: PrismaClient, access: ProjectAccess<"webhooks.manage">, webhookId: string) {
+  const hook = await ownedWebhook(prisma, access, webhookId);
   const boss = await jobQueues(WEBHOOK_QUEUE_DEFINITION);
   const delivery = await prisma.$transaction(async (tx) => {
     const row = await tx.webhookDelivery.create({
@@ -164,8 +168,13 @@ export async function pingWebhook(prisma: PrismaClient, actor: Actor, webhookId:
 }
 
 /** Sends a delivery again (a failed one, or a delivered one the receiver lost): same body, same webhook-id. */
-export async function redeliver(prisma: PrismaClient, actor: Actor, webhookId: string, deliveryId: string) {
-  await ownedWebhook(prisma, actor, webhookId);
+export async function redeliver(
+  prisma: PrismaClient,
+  access: ProjectAccess<"webhooks.manage">,
+  webhookId: string,
+  deliveryId: string,
+) {
+  await ownedWebhook(prisma, access, webhookId);
   const boss = await jobQueues(WEBHOOK_QUEUE_DEFINITION);
   const updated = await prisma.$transaction(async (tx) => {
     const reset = await tx.webhookDelivery.updateMany({

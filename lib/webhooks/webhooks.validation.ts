@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { baseUrlProblem } from "../judge/base-url";
+import { baseUrlProblem } from "../judge/endpoints/base-url";
 import { recordIdSchema } from "../validation/ids";
 import { WEBHOOK_EVENT_IDS } from "./webhook-events";
 

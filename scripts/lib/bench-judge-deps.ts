@@ -1,11 +1,11 @@
 import { workerJudgeDeps } from "../../lib/judge/app-judge";
-import { EndpointLimiter } from "../../lib/judge/endpoint-limiter";
-import { guardedFetch } from "../../lib/judge/guarded-fetch";
+import { EndpointLimiter } from "../../lib/judge/endpoints/endpoint-limiter";
+import { guardedFetch } from "../../lib/judge/calls/guarded-fetch";
 import type { JudgeDeps } from "../../lib/judge/engine/judge-video";
 import { appContext } from "../../lib/app-context/app-context";
 
 /**
- * The engine's dependencies as `npm run worker` has them (calls on undici, lib/judge/guarded-fetch.ts), with each endpoint's
+ * The engine's dependencies as `npm run worker` has them (calls on undici, lib/judge/calls/guarded-fetch.ts), with each endpoint's
  * limits shared through PostgreSQL or, for a benchmark's `--limiter process`, kept in this process.
  */
 export function benchJudgeDeps(limiter: "shared" | "process"): JudgeDeps {

@@ -5,7 +5,7 @@ import { hallucinationInputsFromScoreRows, summarizeHallucinationScores } from "
 import { disagreesWithJudge } from "../../lib/reviews/disagreement";
 import { judgmentDeclaration } from "../../lib/reviews/judgment-target";
 import { SEED_MODELS, seedLargeProject } from "./seed-large-project";
-import { readRunMetrics } from "../../lib/judge/run-metrics";
+import { readRunMetrics } from "../../lib/run-records/run-metrics";
 import { judgmentKey, metricTarget, scoreTarget } from "../../lib/reviews/judgment-key";
 
 describe("seedLargeProject", () => {

@@ -6,6 +6,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it, vi } from "vitest";
+import { projectAccess } from "../../lib/authz/permissions";
 
 const constructed = vi.hoisted(() => ({ count: 0 }));
 vi.mock("pg-boss", async (importOriginal) => {
@@ -23,7 +24,7 @@ import { ALIGNMENT_QUEUE } from "../../lib/alignment/alignment-queue";
 import { prisma } from "../../lib/db/prisma";
 import { jobBoss, stopJobs } from "../../lib/jobs/job-boss";
 import { appJudgeQueue, workerJudgeDeps } from "../../lib/judge/app-judge";
-import { JUDGE_BATCH_QUEUE, JUDGE_QUEUE } from "../../lib/judge/queue";
+import { JUDGE_BATCH_QUEUE, JUDGE_QUEUE } from "../../lib/judge/workers/queue";
 import { createLabelSet } from "../../lib/label-sets/label-sets";
 import { makeUser } from "../../testkit/testing/fixtures";
 import { waitFor } from "../../testkit/testing/worker-processes";
@@ -48,8 +49,7 @@ describe("a worker's jobs", () => {
     });
     const hook = await createWebhook(
       prisma,
-      owner,
-      project.id,
+      await projectAccess(prisma, owner, project.id, "webhooks.manage"),
       createWebhookSchema.parse({
         url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
         events: ["label_set.imported"],
@@ -65,14 +65,18 @@ describe("a worker's jobs", () => {
       await appJudgeQueue().enqueue([]);
       await createLabelSet(
         prisma,
-        owner,
-        project.id,
+        await projectAccess(prisma, owner, project.id, "videos.import"),
         { name: "labels", format: "generic", fileName: "l.csv", sha256: "0".repeat(64), citation: "" },
         [],
       );
       const delivered = await waitFor(
         async () => {
-          const [logged] = await listDeliveries(prisma, owner, hook.id, { limit: 10 });
+          const [logged] = await listDeliveries(
+            prisma,
+            await projectAccess(prisma, owner, project.id, "webhooks.manage"),
+            hook.id,
+            { limit: 10 },
+          );
           return logged?.status === "delivered" ? logged : null;
         },
         60_000,
@@ -88,7 +92,7 @@ describe("a worker's jobs", () => {
       expect(made).toContain(WEBHOOK_QUEUE);
     } finally {
       await jobs.stop();
-      await deleteWebhook(prisma, owner, hook.id);
+      await deleteWebhook(prisma, await projectAccess(prisma, owner, project.id, "webhooks.manage"), hook.id);
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));
     }

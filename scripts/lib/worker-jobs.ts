@@ -9,9 +9,10 @@ import { startDeletionWorker } from "../../lib/deletions/deletion-queues";
 import { startJobs, stopJobs, queueOn } from "../../lib/jobs/job-boss";
 import { workerBatchDeps } from "../../lib/judge/app-judge";
 import type { JudgeDeps } from "../../lib/judge/engine/judge-video";
-import { JUDGE_QUEUES, startBatchWorker, startJudgeWorker } from "../../lib/judge/queue";
+import { JUDGE_QUEUES, startBatchWorker, startJudgeWorker } from "../../lib/judge/workers/queue";
+import { PAIRWISE_QUEUES, startPairwiseWorker } from "../../lib/pairwise/judge/pairwise-queue";
 import { log } from "../../lib/observability/logger";
-import { startFrameTimesWorker } from "../../lib/spans/frame-times-jobs";
+import { startFrameTimesWorker } from "../../lib/videos/frame-times-jobs";
 import { getStorage } from "../../lib/storage/storage";
 import { startWebhookDelivery } from "../../lib/webhooks/deliver";
 import { resendPendingDeliveries } from "../../lib/webhooks/webhook-queue";
@@ -33,11 +34,14 @@ export async function startWorkerJobs(options: {
   const boss = await queueOn(
     await startJobs({ connectionString: options.connectionString, supervise: true }),
     ...JUDGE_QUEUES,
+    ...PAIRWISE_QUEUES,
   );
   await startBatchWorker(boss, workerBatchDeps());
   const judging = startJudgeWorker(boss, options.judgeDeps, { concurrency: options.concurrency });
+  // Pairwise runs (lib/pairwise/judge): one job per pair, on the same engine dependencies and endpoint limits.
+  const judgingPairs = startPairwiseWorker(boss, options.judgeDeps, { concurrency: options.concurrency });
   await startAlignmentWorker(boss);
-  // Frame times (lib/spans/frame-times-jobs.ts): each registered video's, read from its file once, never in a request.
+  // Frame times (lib/videos/frame-times-jobs.ts): each registered video's, read from its file once, never in a request.
   await startFrameTimesWorker(boss, { prisma, storage: getStorage, log: (line) => log().warn(line) });
   const stopSweeps = await startDeletionWorker(boss);
   // Webhook deliveries (lib/webhooks): every worker takes due attempts; each is one job, taken by one worker.
@@ -48,7 +52,11 @@ export async function startWorkerJobs(options: {
       stopSweeps();
       // Videos still being judged after the wait are failed, so another worker takes them now (their finished steps
       // are kept).
-      await Promise.all([judging.stop(JUDGING_STOP_WAIT_MS).catch(() => {}), stopWebhooks().catch(() => {})]);
+      await Promise.all([
+        judging.stop(JUDGING_STOP_WAIT_MS).catch(() => {}),
+        judgingPairs.stop(JUDGING_STOP_WAIT_MS).catch(() => {}),
+        stopWebhooks().catch(() => {}),
+      ]);
       await stopJobs({ timeoutMs: QUEUE_STOP_WAIT_MS }).catch(() => {});
     },
   };

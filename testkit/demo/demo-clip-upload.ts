@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { nativeTools } from "../../lib/bulk-import/ffmpeg-tools";
 import { extractFrameSetFromFile } from "../../lib/bulk-import/native-extraction";
-import { computeFrameFeatures } from "../../lib/frames/frame-features";
+import { computeFrameFeatures } from "../frames/frame-features";
 import { densityPeaksParametersSchema } from "../../lib/frames/frame-set-parameters";
 import { framesToUpload } from "../../lib/frames/frames-to-upload";
 import { planFrameSet, uniformSampleTimestamps } from "../../lib/frames/plan-frame-set";

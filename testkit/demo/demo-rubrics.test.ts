@@ -7,9 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../lib/auth/actor";
 import type { SeedingRequest } from "./seeding-client";
 import { prisma } from "../../lib/db/prisma";
-import { createEndpoint } from "../../lib/judge/endpoints";
-import { createRunSchema } from "../../lib/judge/endpoints.validation";
-import { createRun, getRunStatus } from "../../lib/judge/runs";
+import { createEndpoint } from "../../lib/judge/endpoints/endpoints";
+import { createRunSchema } from "../../lib/judge/runs/run-input.validation";
+import { createRun, getRunStatus } from "../../lib/judge/runs/runs";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { makeUser } from "../testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../testing/judge-deps";
@@ -17,6 +17,8 @@ import { projectWithFramedVideos } from "../testing/judge-fixtures";
 import { exampleRubricFiles, rubricLinks, seedDemoRubrics } from "./demo-rubrics";
 import { rubricPipelineId } from "../../lib/rubrics/rubric-declaration";
 import { catalogFor } from "../../lib/task-modules/task-catalogue";
+import { projectAccess } from "@/lib/authz/permissions";
+import { accessOfRun } from "../testing/record-access";
 
 let stub: StubServer;
 let owner: Actor;
@@ -34,7 +36,7 @@ describe("the demo's rubric tasks", () => {
       uniformFrames: 8,
       name: "Demo rubrics",
     });
-    const endpoint = await createEndpoint(prisma, owner, projectId, {
+    const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
       name: "Stub LLM (simulated)",
       baseUrl: stub.baseURL,
       model: "stub-vision",
@@ -56,8 +58,7 @@ describe("the demo's rubric tasks", () => {
       const body = createRunSchema(catalogue).parse(init.json);
       return createRun(
         { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: catalogue.pipelines },
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "runs.manage"),
         body,
       );
     };
@@ -92,7 +93,7 @@ describe("the demo's rubric tasks", () => {
       const run = await prisma.judgeRun.findFirstOrThrow({
         where: { projectId, pipeline: rubricPipelineId(task.key) },
       });
-      expect((await getRunStatus(prisma, owner, run.id)).status).toBe("done");
+      expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, run.id), run.id)).status).toBe("done");
       const scored = await prisma.score.groupBy({ by: ["videoId"], where: { runId: run.id } });
       expect(scored.map((s) => s.videoId).sort()).toEqual([...videoIds].sort());
     }

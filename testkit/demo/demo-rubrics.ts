@@ -9,6 +9,7 @@ import { fileURLToPath } from "node:url";
 import type { DemoLink, DemoResumeContext, DemoSeedContext } from "./demo-part";
 import { rubricPipelineId } from "../../lib/rubrics/rubric-declaration";
 import { createRubricTask } from "../../lib/rubrics/rubric-tasks";
+import { projectAccess } from "@/lib/authz/permissions";
 
 /** The example rubric files shipped in the repository, by file name. */
 export function exampleRubricFiles(): { fileName: string; text: string }[] {
@@ -35,7 +36,9 @@ export async function seedDemoRubrics(
   const { prisma, actor, projectId, endpointId, api, log } = context;
   const created = [];
   for (const file of exampleRubricFiles()) {
-    const task = await createRubricTask(prisma, actor, projectId, { file: file.text });
+    const task = await createRubricTask(prisma, await projectAccess(prisma, actor, projectId, "rubrics.manage"), {
+      file: file.text,
+    });
     log(`created the rubric task "${task.name}" from ${file.fileName}`);
     created.push(task);
   }

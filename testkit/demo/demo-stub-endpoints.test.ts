@@ -1,15 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { prisma } from "../../lib/db/prisma";
-import { testEndpoint } from "../../lib/judge/endpoint-test";
-import { copyEndpointFromProject, listReusableEndpoints } from "../../lib/judge/endpoint-reuse";
+import { testEndpoint } from "../../lib/judge/endpoints/endpoint-test";
+import { copyEndpointFromProject, listReusableEndpoints } from "../../lib/judge/endpoints/endpoint-reuse";
 import { startStubLlm, type StubServer } from "../llm-stub/stub-server";
 import { createProject } from "../../lib/projects/projects";
 import { makeUser } from "../testing/fixtures";
 import { createStubEndpoint } from "../testing/stub-endpoint";
 import { DEMO_STUB_ENDPOINT, moveDemoStubEndpoints } from "./demo-stub-endpoints";
+import { accessOfEndpoint } from "../testing/record-access";
+import { projectAccess } from "@/lib/authz/permissions";
 
 /**
- * The demo's stub endpoint is one a new project of the demo user can pick (lib/judge/endpoint-reuse.ts), and a
+ * The demo's stub endpoint is one a new project of the demo user can pick (lib/judge/endpoints/endpoint-reuse.ts), and a
  * later `npm run demo`, whose stub listens on another port, moves the copies with it.
  */
 
@@ -33,18 +35,26 @@ describe("the demo's stub endpoint in the demo user's new projects", () => {
     });
 
     const mine = await createProject(prisma, demoUser, { name: "My own project" });
-    const offered = await listReusableEndpoints(prisma, demoUser, mine.id);
+    const offered = await listReusableEndpoints(
+      prisma,
+      await projectAccess(prisma, demoUser, mine.id, "endpoints.manage"),
+    );
     expect(offered.find((endpoint) => endpoint.id === stubEndpoint.id)).toMatchObject({
       name: DEMO_STUB_ENDPOINT,
       baseUrl: firstStub.baseURL,
       model: "stub-vision",
       project: { id: demoProject.id },
     });
-    const copy = await copyEndpointFromProject(prisma, demoUser, {
-      fromEndpointId: stubEndpoint.id,
-      toProjectId: mine.id,
-    });
-    expect((await testEndpoint(prisma, demoUser, copy.id, { probeBudgetMs: 1 })).answered).toBe(true);
+    const copy = await copyEndpointFromProject(
+      prisma,
+      await projectAccess(prisma, demoUser, mine.id, "endpoints.manage"),
+      await projectAccess(prisma, demoUser, demoProject.id, "endpoints.manage"),
+      stubEndpoint.id,
+    );
+    expect(
+      (await testEndpoint(prisma, await accessOfEndpoint(prisma, demoUser, copy.id), copy.id, { probeBudgetMs: 1 }))
+        .answered,
+    ).toBe(true);
 
     // Someone else's endpoint at the same address is none of the demo's business.
     const other = await makeUser();
@@ -63,7 +73,10 @@ describe("the demo's stub endpoint in the demo user's new projects", () => {
     expect(await baseUrlOf(copy.id)).toBe(laterStub.baseURL);
     expect(await baseUrlOf(unrelated.id)).toBe(firstStub.baseURL);
     laterStub.reset();
-    expect((await testEndpoint(prisma, demoUser, copy.id, { probeBudgetMs: 1 })).answered).toBe(true);
+    expect(
+      (await testEndpoint(prisma, await accessOfEndpoint(prisma, demoUser, copy.id), copy.id, { probeBudgetMs: 1 }))
+        .answered,
+    ).toBe(true);
     expect(laterStub.requests.length).toBeGreaterThan(0);
 
     // Started again on the same port: nothing to move.

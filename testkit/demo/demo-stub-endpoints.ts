@@ -6,7 +6,7 @@ export const DEMO_STUB_ENDPOINT = "Stub LLM (simulated)";
 /**
  * A later `npm run demo` over a seeded database: the stub listens on a new port each time, so the demo project's
  * stub endpoint moves to `stubBaseUrl`, and with it every endpoint of the demo user's projects that pointed at the
- * old address: the copies the user made of it in their own projects (lib/judge/endpoint-reuse.ts), which would
+ * old address: the copies the user made of it in their own projects (lib/judge/endpoints/endpoint-reuse.ts), which would
  * otherwise call a port nothing listens on. Returns how many endpoints moved, the demo project's own included.
  */
 export async function moveDemoStubEndpoints(

@@ -11,6 +11,7 @@ import { resolveDatabase } from "../../lib/db/resolve-database";
 import { createProject } from "../../lib/projects/projects";
 import { TASK_KITS, type TaskKit } from "../task-kits";
 import { rubricLinks, seedDemoRubrics } from "./demo-rubrics";
+import { resumeDemoPairwise, seedDemoPairwise } from "./demo-pairwise";
 import { CLIPS } from "./demo-clips";
 import { clipUploader } from "./demo-clip-upload";
 import type { DemoLink, DemoResumeContext, DemoSeedContext } from "./demo-part";
@@ -86,6 +87,7 @@ async function resumeDemo(prisma: PrismaClient, actor: Actor, projectId: string,
   const links: DemoLink[] = [];
   for (const part of await demoParts()) if (part.resume) links.push(...(await part.resume(resume)));
   links.push(...(await rubricLinks(resume)));
+  links.push(...(await resumeDemoPairwise(resume)));
   return links;
 }
 
@@ -133,6 +135,8 @@ async function seedNewDemo(
   for (const part of await demoParts()) links.push(...(await part.seed(context)));
   // Rubric tasks are a project's data, not a task folder: the example rubrics, each with a simulated run.
   links.push(...(await seedDemoRubrics(context)));
+  // Pairwise comparison is a project's data too: a pair set, two simulated reviewers and a judge run in both orders.
+  links.push(...(await seedDemoPairwise(context)));
   await prisma.apiKey.updateMany({
     where: { userId: actor.userId, name: "demo seeding" },
     data: { revokedAt: new Date() },

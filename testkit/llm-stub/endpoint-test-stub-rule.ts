@@ -2,7 +2,7 @@ import { testColourOfDataUrl } from "./test-image-colour";
 import type { StubRule } from "./stub-rule";
 
 /**
- * TEST TOOL. The endpoint test's question (lib/judge/endpoint-test.ts): the stub reads the colour of the
+ * TEST TOOL. The endpoint test's question (lib/judge/endpoints/endpoint-test.ts): the stub reads the colour of the
  * test image it was sent and names it in one word, as a vision model would; without an image it says it
  * sees none. (A model named "…text-only…" never gets here: the server refuses its images with a 400.)
  */
@@ -18,7 +18,7 @@ export const ENDPOINT_TEST_RULE: StubRule = {
 };
 
 /**
- * TEST TOOL. The endpoint probe's video question (lib/judge/endpoint-probe-video.ts): the stub answers with the
+ * TEST TOOL. The endpoint probe's video question (lib/judge/endpoints/endpoint-probe-video.ts): the stub answers with the
  * number of frames it saw (the frames of a JPEG list, or those it sampled from a clip; ./stub-video.ts), as a
  * video model that counted them would.
  */

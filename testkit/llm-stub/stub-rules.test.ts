@@ -3,11 +3,12 @@ import { TASK_KITS } from "../task-kits";
 import { defaultStubRules } from "./stub-rules";
 
 describe("the stub's rule list", () => {
-  it("is the alignment simulation's optimizer and judge, the rubric tasks' rule, every task folder's rules in TASK_FOLDER_IDS order, construction's before QA's, then the endpoint test's and its video probe's", () => {
+  it("is the alignment simulation's optimizer and judge, the rubric tasks' rule, the pairwise judge's, every task folder's rules in TASK_FOLDER_IDS order, construction's before QA's, then the endpoint test's and its video probe's", () => {
     expect(defaultStubRules().map((rule) => rule.name)).toEqual([
       "alignment-optimizer",
       "alignment-judge",
       "rubric",
+      "pairwise",
       "alignment-inconsistency-judge",
       "alignment-verdict-static",
       "alignment-verdict-dynamic",
@@ -54,6 +55,7 @@ describe("the stub's rule list", () => {
       "alignment-optimizer",
       "alignment-judge",
       "rubric",
+      "pairwise",
       "a",
       "c",
       "b",
@@ -64,6 +66,7 @@ describe("the stub's rule list", () => {
       "alignment-optimizer",
       "alignment-judge",
       "rubric",
+      "pairwise",
       "a",
       "b",
       "c",

@@ -1,9 +1,12 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { PROBE_CLIP } from "@/lib/judge/probe-assets/probe-clip";
-import { jpegListVideoUrl, probeJpegFrames } from "@/lib/judge/probe-assets/probe-frames";
-import { solidColourDataUrl } from "@/lib/judge/test-image";
+import { PROBE_CLIP } from "@/lib/judge/endpoints/probe-assets/probe-clip";
+import { probeJpegFrames } from "@/lib/judge/endpoints/probe-assets/probe-frames";
+
+/** vLLM's JPEG-list video URL of the frames, as the judge sends them (lib/judge/media/video-parts.ts). */
+const jpegListVideoUrl = (frames: readonly string[]) => `data:video/jpeg;base64,${frames.join(",")}`;
+import { solidColourDataUrl } from "@/lib/judge/endpoints/test-image";
 import { startStubLlm, type StubServer } from "./stub-server";
 import { STUB_TOKENS } from "./stub-video";
 

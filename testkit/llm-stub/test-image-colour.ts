@@ -1,10 +1,10 @@
 import { inflateSync } from "node:zlib";
-import { TEST_COLOURS, type TestColour } from "../../lib/judge/test-image";
+import { TEST_COLOURS, type TestColour } from "../../lib/judge/endpoints/test-image";
 
 const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 
 /**
- * The test colour of an image lib/judge/test-image.ts made (a data: URL), or null for any other image. The stub
+ * The test colour of an image lib/judge/endpoints/test-image.ts made (a data: URL), or null for any other image. The stub
  * LLM reads it so that it can answer the test prompt as a model that saw the image would.
  */
 export function testColourOfDataUrl(url: string): TestColour | null {

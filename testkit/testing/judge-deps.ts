@@ -1,11 +1,11 @@
 import { prisma } from "../../lib/db/prisma";
-import { EndpointLimiter } from "../../lib/judge/endpoint-limiter";
-import { endpointConfigForRun } from "../../lib/judge/endpoints";
+import { EndpointLimiter } from "../../lib/judge/endpoints/endpoint-limiter";
+import { endpointConfigForRun } from "../../lib/judge/endpoints/endpoints";
 import { judgeVideo, type JudgeDeps } from "../../lib/judge/engine/judge-video";
-import { clientForEndpoint } from "../../lib/judge/llm-client";
-import type { JudgeQueue } from "../../lib/judge/judge-queue";
+import { clientForEndpoint } from "../../lib/judge/calls/llm-client";
+import type { JudgeQueue } from "../../lib/judge/workers/judge-queue";
 import { getStorage } from "../../lib/storage/storage";
-import { fileTemplateSource } from "../../lib/judge/template-source";
+import { fileTemplateSource } from "../../lib/judge/prompts/template-source";
 import { appContext } from "../../lib/app-context/app-context";
 
 /**

@@ -89,38 +89,52 @@ export async function projectWithFramedVideos(
       createdById: owner.userId,
     });
     await prisma.frame.createMany({ data: frames });
-    if (options.uniformFrames && v < (options.uniformVideos ?? options.videoCount)) {
-      const uniformSetId = randomUUID();
-      const uniform = [];
-      for (let i = 0; i < options.uniformFrames; i++) {
-        const key = frameKey(project.id, uniformSetId, i);
-        const stored = await storage.put(key, Buffer.concat([jpeg, Buffer.from(`${nonce}:${v}:uniform:${i}`)]));
-        uniform.push({
-          frameSetId: uniformSetId,
-          index: i,
-          timestampS: i * 0.5,
-          isKeyFrame: true,
-          cluster: null,
-          storageKey: key,
-          sha256: stored.sha256,
-          sizeBytes: stored.size,
-          width: 64,
-          height: 48,
-        });
-      }
-      await insertFrameSet(prisma, {
-        id: uniformSetId,
-        videoId: video.id,
-        identity: randomUUID(),
-        parameters: { mode: "uniform", count: options.uniformFrames, maxSide: 768, jpegQuality: 0.85 },
-        mode: "uniform",
-        frameCount: uniform.length,
-        keyFrameCount: uniform.length,
-        createdById: owner.userId,
+    if (options.uniformFrames && v < (options.uniformVideos ?? options.videoCount))
+      await addUniformFrameSet(prisma, owner, video.id, {
+        projectId: project.id,
+        count: options.uniformFrames,
+        frameBytes: (i) => Buffer.concat([jpeg, Buffer.from(`${nonce}:${v}:uniform:${i}`)]),
       });
-      await prisma.frame.createMany({ data: uniform });
-    }
     videoIds.push(video.id);
   }
   return { projectId: project.id, videoIds };
+}
+
+/** A uniform frame set of `count` frames (every one a key frame, half a second apart) for the video, stored. */
+async function addUniformFrameSet(
+  prisma: PrismaClient,
+  owner: Actor,
+  videoId: string,
+  { projectId, count, frameBytes }: { projectId: string; count: number; frameBytes: (index: number) => Buffer },
+) {
+  const storage = getStorage();
+  const uniformSetId = randomUUID();
+  const uniform = [];
+  for (let i = 0; i < count; i++) {
+    const key = frameKey(projectId, uniformSetId, i);
+    const stored = await storage.put(key, frameBytes(i));
+    uniform.push({
+      frameSetId: uniformSetId,
+      index: i,
+      timestampS: i * 0.5,
+      isKeyFrame: true,
+      cluster: null,
+      storageKey: key,
+      sha256: stored.sha256,
+      sizeBytes: stored.size,
+      width: 64,
+      height: 48,
+    });
+  }
+  await insertFrameSet(prisma, {
+    id: uniformSetId,
+    videoId,
+    identity: randomUUID(),
+    parameters: { mode: "uniform", count, maxSide: 768, jpegQuality: 0.85 },
+    mode: "uniform",
+    frameCount: uniform.length,
+    keyFrameCount: uniform.length,
+    createdById: owner.userId,
+  });
+  await prisma.frame.createMany({ data: uniform });
 }

@@ -1,14 +1,15 @@
 import type { Actor } from "../../lib/auth/actor";
 import type { PrismaClient } from "../../lib/generated/prisma/client";
 import type { z } from "zod";
-import { createEndpoint } from "../../lib/judge/endpoints";
-import type { endpointInputSchema } from "../../lib/judge/endpoint-input.validation";
+import { projectAccess } from "../../lib/authz/permissions";
+import { createEndpoint } from "../../lib/judge/endpoints/endpoints";
+import type { endpointInputSchema } from "../../lib/judge/endpoints/endpoint-input.validation";
 
 /**
  * An endpoint of the project pointing at a stub LLM: no key, low detail, temperature 0, JSON mode on, no prices;
  * `overrides` changes any field (a name, prices, logprobs…).
  */
-export function createStubEndpoint(
+export async function createStubEndpoint(
   prisma: PrismaClient,
   actor: Actor,
   projectId: string,
@@ -16,7 +17,7 @@ export function createStubEndpoint(
   model = "stub-vision",
   overrides: Partial<z.input<typeof endpointInputSchema>> = {},
 ) {
-  return createEndpoint(prisma, actor, projectId, {
+  return createEndpoint(prisma, await projectAccess(prisma, actor, projectId, "endpoints.manage"), {
     name: "stub",
     baseUrl,
     model,

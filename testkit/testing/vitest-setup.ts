@@ -2,7 +2,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, expect, inject } from "vitest";
-import { S3_STORAGE_VARIABLES } from "../../lib/storage/storage-config";
+import { S3_STORAGE_VARIABLES } from "./storage-variables";
 
 // Every test file talks to its worker's real database through the normal code paths (VITEST_POOL_ID counts the
 // workers from 1; see vitest-global-setup.ts).

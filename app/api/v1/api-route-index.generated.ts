@@ -21,106 +21,123 @@ import * as route17 from "./me/api-keys/[keyId]/route";
 import * as route18 from "./me/project-deletions/route";
 import * as route19 from "./me/project-deletions/[deletionId]/route";
 import * as route20 from "./me/project-deletions/[deletionId]/cancel/route";
-import * as route21 from "./projects/route";
-import * as route22 from "./projects/[projectId]/route";
-import * as route23 from "./projects/[projectId]/adjudication/route";
-import * as route24 from "./projects/[projectId]/adjudication/spans/route";
-import * as route25 from "./projects/[projectId]/agreement/route";
-import * as route26 from "./projects/[projectId]/agreement/spans/route";
-import * as route27 from "./projects/[projectId]/alignments/route";
-import * as route28 from "./projects/[projectId]/alignments/[alignmentId]/route";
-import * as route29 from "./projects/[projectId]/alignments/[alignmentId]/apply-settings/route";
-import * as route30 from "./projects/[projectId]/alignments/[alignmentId]/cancel/route";
-import * as route31 from "./projects/[projectId]/calibration/route";
-import * as route32 from "./projects/[projectId]/calibration/compare/route";
-import * as route33 from "./projects/[projectId]/caption-leaderboard/route";
-import * as route34 from "./projects/[projectId]/caption-sets/route";
-import * as route35 from "./projects/[projectId]/caption-sets/[setId]/route";
-import * as route36 from "./projects/[projectId]/caption-sets/[setId]/outputs/route";
-import * as route37 from "./projects/[projectId]/captions/route";
-import * as route38 from "./projects/[projectId]/compare/route";
-import * as route39 from "./projects/[projectId]/completeness/route";
-import * as route40 from "./projects/[projectId]/curation-queues/route";
-import * as route41 from "./projects/[projectId]/endpoints/route";
-import * as route42 from "./projects/[projectId]/endpoints/reusable/route";
-import * as route43 from "./projects/[projectId]/export/route";
-import * as route44 from "./projects/[projectId]/export/hf-dataset/route";
-import * as route45 from "./projects/[projectId]/export/label-studio/route";
-import * as route46 from "./projects/[projectId]/export/spans/route";
-import * as route47 from "./projects/[projectId]/gold/route";
-import * as route48 from "./projects/[projectId]/judge-settings/[pipeline]/route";
-import * as route49 from "./projects/[projectId]/judge-settings/[pipeline]/versions/route";
-import * as route50 from "./projects/[projectId]/label-sets/route";
-import * as route51 from "./projects/[projectId]/label-sets/[labelSetId]/route";
-import * as route52 from "./projects/[projectId]/members/route";
-import * as route53 from "./projects/[projectId]/prompt-lists/route";
-import * as route54 from "./projects/[projectId]/prompt-lists/[promptListId]/route";
-import * as route55 from "./projects/[projectId]/prompt-versions/route";
-import * as route56 from "./projects/[projectId]/qa-accuracy/route";
-import * as route57 from "./projects/[projectId]/question-sets/route";
-import * as route58 from "./projects/[projectId]/question-sets/[setId]/route";
-import * as route59 from "./projects/[projectId]/question-sets/[setId]/harness-runs/route";
-import * as route60 from "./projects/[projectId]/questions/route";
-import * as route61 from "./projects/[projectId]/queues/route";
-import * as route62 from "./projects/[projectId]/queues/preview/route";
-import * as route63 from "./projects/[projectId]/rubric-tasks/route";
-import * as route64 from "./projects/[projectId]/rubric-tasks/preview/route";
-import * as route65 from "./projects/[projectId]/runs/route";
-import * as route66 from "./projects/[projectId]/runs/compare/route";
-import * as route67 from "./projects/[projectId]/span-labels/route";
-import * as route68 from "./projects/[projectId]/step-annotations/route";
-import * as route69 from "./projects/[projectId]/uploads/route";
-import * as route70 from "./projects/[projectId]/vbench2-frames/route";
-import * as route71 from "./projects/[projectId]/vbench2-leaderboard/route";
-import * as route72 from "./projects/[projectId]/video-deletions/[deletionId]/route";
-import * as route73 from "./projects/[projectId]/video-deletions/[deletionId]/cancel/route";
-import * as route74 from "./projects/[projectId]/videos/route";
-import * as route75 from "./projects/[projectId]/videos/delete/route";
-import * as route76 from "./projects/[projectId]/videos/metadata/route";
-import * as route77 from "./projects/[projectId]/webhooks/route";
-import * as route78 from "./questions/[questionId]/route";
-import * as route79 from "./queues/[queueId]/route";
-import * as route80 from "./queues/[queueId]/items/[itemId]/route";
-import * as route81 from "./queues/[queueId]/items/[itemId]/ahead/route";
-import * as route82 from "./queues/[queueId]/items/[itemId]/release/route";
-import * as route83 from "./queues/[queueId]/items/[itemId]/submit/route";
-import * as route84 from "./queues/[queueId]/next/route";
-import * as route85 from "./rubric-tasks/[rubricTaskId]/route";
-import * as route86 from "./rubric-tasks/[rubricTaskId]/export/route";
-import * as route87 from "./rubric-tasks/[rubricTaskId]/item-sets/route";
-import * as route88 from "./runs/[runId]/route";
-import * as route89 from "./runs/[runId]/calls/[callId]/replay/route";
-import * as route90 from "./runs/[runId]/cancel/route";
-import * as route91 from "./runs/[runId]/candidates/route";
-import * as route92 from "./runs/[runId]/captions/route";
-import * as route93 from "./runs/[runId]/ensemble/route";
-import * as route94 from "./runs/[runId]/judge-spans/route";
-import * as route95 from "./runs/[runId]/label-next/route";
-import * as route96 from "./runs/[runId]/leaderboard/route";
-import * as route97 from "./runs/[runId]/manifest/route";
-import * as route98 from "./runs/[runId]/qa/route";
-import * as route99 from "./runs/[runId]/resume/route";
-import * as route100 from "./runs/[runId]/vbench2/route";
-import * as route101 from "./runs/[runId]/videos/[videoId]/ensemble/route";
-import * as route102 from "./runs/[runId]/videos/[videoId]/review/[target]/route";
-import * as route103 from "./scores/[scoreId]/review/route";
-import * as route104 from "./spans/[spanId]/route";
-import * as route105 from "./uploads/[uploadId]/route";
-import * as route106 from "./uploads/[uploadId]/complete/route";
-import * as route107 from "./videos/[videoId]/route";
-import * as route108 from "./videos/[videoId]/edits/route";
-import * as route109 from "./videos/[videoId]/extraction-error/route";
-import * as route110 from "./videos/[videoId]/file/route";
-import * as route111 from "./videos/[videoId]/frame-sets/route";
-import * as route112 from "./videos/[videoId]/frame-times/route";
-import * as route113 from "./videos/[videoId]/gold-spans/route";
-import * as route114 from "./videos/[videoId]/reviews/route";
-import * as route115 from "./videos/[videoId]/scores/route";
-import * as route116 from "./videos/[videoId]/spans/route";
-import * as route117 from "./webhooks/[webhookId]/route";
-import * as route118 from "./webhooks/[webhookId]/deliveries/route";
-import * as route119 from "./webhooks/[webhookId]/deliveries/[deliveryId]/redeliver/route";
-import * as route120 from "./webhooks/[webhookId]/ping/route";
+import * as route21 from "./pair-sets/[pairSetId]/route";
+import * as route22 from "./pair-sets/[pairSetId]/agreement/route";
+import * as route23 from "./pair-sets/[pairSetId]/disagreements/route";
+import * as route24 from "./pair-sets/[pairSetId]/export/hf-dataset/route";
+import * as route25 from "./pair-sets/[pairSetId]/leaderboard/route";
+import * as route26 from "./pair-sets/[pairSetId]/next-queue/route";
+import * as route27 from "./pair-sets/[pairSetId]/pairs/route";
+import * as route28 from "./pair-sets/[pairSetId]/pairs/[pairId]/gold/route";
+import * as route29 from "./pair-sets/[pairSetId]/review/next/route";
+import * as route30 from "./pair-sets/[pairSetId]/review/pairs/[pairId]/route";
+import * as route31 from "./pair-sets/[pairSetId]/review/release/route";
+import * as route32 from "./pair-sets/[pairSetId]/review/verdicts/route";
+import * as route33 from "./pair-sets/[pairSetId]/runs/route";
+import * as route34 from "./pair-sets/[pairSetId]/votes/route";
+import * as route35 from "./projects/route";
+import * as route36 from "./projects/[projectId]/route";
+import * as route37 from "./projects/[projectId]/adjudication/route";
+import * as route38 from "./projects/[projectId]/adjudication/spans/route";
+import * as route39 from "./projects/[projectId]/agreement/route";
+import * as route40 from "./projects/[projectId]/agreement/spans/route";
+import * as route41 from "./projects/[projectId]/alignments/route";
+import * as route42 from "./projects/[projectId]/alignments/[alignmentId]/route";
+import * as route43 from "./projects/[projectId]/alignments/[alignmentId]/apply-settings/route";
+import * as route44 from "./projects/[projectId]/alignments/[alignmentId]/cancel/route";
+import * as route45 from "./projects/[projectId]/calibration/route";
+import * as route46 from "./projects/[projectId]/calibration/compare/route";
+import * as route47 from "./projects/[projectId]/caption-leaderboard/route";
+import * as route48 from "./projects/[projectId]/caption-sets/route";
+import * as route49 from "./projects/[projectId]/caption-sets/[setId]/route";
+import * as route50 from "./projects/[projectId]/caption-sets/[setId]/outputs/route";
+import * as route51 from "./projects/[projectId]/captions/route";
+import * as route52 from "./projects/[projectId]/compare/route";
+import * as route53 from "./projects/[projectId]/completeness/route";
+import * as route54 from "./projects/[projectId]/curation-queues/route";
+import * as route55 from "./projects/[projectId]/endpoints/route";
+import * as route56 from "./projects/[projectId]/endpoints/reusable/route";
+import * as route57 from "./projects/[projectId]/export/route";
+import * as route58 from "./projects/[projectId]/export/hf-dataset/route";
+import * as route59 from "./projects/[projectId]/export/label-studio/route";
+import * as route60 from "./projects/[projectId]/export/spans/route";
+import * as route61 from "./projects/[projectId]/gold/route";
+import * as route62 from "./projects/[projectId]/judge-settings/[pipeline]/route";
+import * as route63 from "./projects/[projectId]/judge-settings/[pipeline]/versions/route";
+import * as route64 from "./projects/[projectId]/label-sets/route";
+import * as route65 from "./projects/[projectId]/label-sets/[labelSetId]/route";
+import * as route66 from "./projects/[projectId]/members/route";
+import * as route67 from "./projects/[projectId]/pair-imports/route";
+import * as route68 from "./projects/[projectId]/pair-sets/route";
+import * as route69 from "./projects/[projectId]/prompt-lists/route";
+import * as route70 from "./projects/[projectId]/prompt-lists/[promptListId]/route";
+import * as route71 from "./projects/[projectId]/prompt-versions/route";
+import * as route72 from "./projects/[projectId]/qa-accuracy/route";
+import * as route73 from "./projects/[projectId]/question-sets/route";
+import * as route74 from "./projects/[projectId]/question-sets/[setId]/route";
+import * as route75 from "./projects/[projectId]/question-sets/[setId]/harness-runs/route";
+import * as route76 from "./projects/[projectId]/questions/route";
+import * as route77 from "./projects/[projectId]/queues/route";
+import * as route78 from "./projects/[projectId]/queues/preview/route";
+import * as route79 from "./projects/[projectId]/rubric-tasks/route";
+import * as route80 from "./projects/[projectId]/rubric-tasks/preview/route";
+import * as route81 from "./projects/[projectId]/runs/route";
+import * as route82 from "./projects/[projectId]/runs/compare/route";
+import * as route83 from "./projects/[projectId]/span-labels/route";
+import * as route84 from "./projects/[projectId]/step-annotations/route";
+import * as route85 from "./projects/[projectId]/uploads/route";
+import * as route86 from "./projects/[projectId]/vbench2-frames/route";
+import * as route87 from "./projects/[projectId]/vbench2-leaderboard/route";
+import * as route88 from "./projects/[projectId]/video-deletions/[deletionId]/route";
+import * as route89 from "./projects/[projectId]/video-deletions/[deletionId]/cancel/route";
+import * as route90 from "./projects/[projectId]/videos/route";
+import * as route91 from "./projects/[projectId]/videos/delete/route";
+import * as route92 from "./projects/[projectId]/videos/metadata/route";
+import * as route93 from "./projects/[projectId]/webhooks/route";
+import * as route94 from "./questions/[questionId]/route";
+import * as route95 from "./queues/[queueId]/route";
+import * as route96 from "./queues/[queueId]/items/[itemId]/route";
+import * as route97 from "./queues/[queueId]/items/[itemId]/ahead/route";
+import * as route98 from "./queues/[queueId]/items/[itemId]/release/route";
+import * as route99 from "./queues/[queueId]/items/[itemId]/submit/route";
+import * as route100 from "./queues/[queueId]/next/route";
+import * as route101 from "./rubric-tasks/[rubricTaskId]/route";
+import * as route102 from "./rubric-tasks/[rubricTaskId]/export/route";
+import * as route103 from "./rubric-tasks/[rubricTaskId]/item-sets/route";
+import * as route104 from "./runs/[runId]/route";
+import * as route105 from "./runs/[runId]/calls/[callId]/replay/route";
+import * as route106 from "./runs/[runId]/cancel/route";
+import * as route107 from "./runs/[runId]/candidates/route";
+import * as route108 from "./runs/[runId]/captions/route";
+import * as route109 from "./runs/[runId]/ensemble/route";
+import * as route110 from "./runs/[runId]/judge-spans/route";
+import * as route111 from "./runs/[runId]/label-next/route";
+import * as route112 from "./runs/[runId]/leaderboard/route";
+import * as route113 from "./runs/[runId]/manifest/route";
+import * as route114 from "./runs/[runId]/pairwise-trust/route";
+import * as route115 from "./runs/[runId]/qa/route";
+import * as route116 from "./runs/[runId]/resume/route";
+import * as route117 from "./runs/[runId]/vbench2/route";
+import * as route118 from "./runs/[runId]/videos/[videoId]/ensemble/route";
+import * as route119 from "./runs/[runId]/videos/[videoId]/review/[target]/route";
+import * as route120 from "./scores/[scoreId]/review/route";
+import * as route121 from "./spans/[spanId]/route";
+import * as route122 from "./uploads/[uploadId]/route";
+import * as route123 from "./uploads/[uploadId]/complete/route";
+import * as route124 from "./videos/[videoId]/route";
+import * as route125 from "./videos/[videoId]/edits/route";
+import * as route126 from "./videos/[videoId]/extraction-error/route";
+import * as route127 from "./videos/[videoId]/file/route";
+import * as route128 from "./videos/[videoId]/frame-sets/route";
+import * as route129 from "./videos/[videoId]/frame-times/route";
+import * as route130 from "./videos/[videoId]/gold-spans/route";
+import * as route131 from "./videos/[videoId]/reviews/route";
+import * as route132 from "./videos/[videoId]/scores/route";
+import * as route133 from "./videos/[videoId]/spans/route";
+import * as route134 from "./webhooks/[webhookId]/route";
+import * as route135 from "./webhooks/[webhookId]/deliveries/route";
+import * as route136 from "./webhooks/[webhookId]/deliveries/[deliveryId]/redeliver/route";
+import * as route137 from "./webhooks/[webhookId]/ping/route";
 
 /**
  * Every route file under app/api/v1 with its path as OpenAPI writes it, for the OpenAPI document. The document's own
@@ -150,105 +167,122 @@ export function apiRouteIndex(documentRoute: RouteModule): RouteModuleEntry[] {
     { path: "/api/v1/me/project-deletions/{deletionId}", module: route19 },
     { path: "/api/v1/me/project-deletions/{deletionId}/cancel", module: route20 },
     { path: "/api/v1/openapi.json", module: documentRoute },
-    { path: "/api/v1/projects", module: route21 },
-    { path: "/api/v1/projects/{projectId}", module: route22 },
-    { path: "/api/v1/projects/{projectId}/adjudication", module: route23 },
-    { path: "/api/v1/projects/{projectId}/adjudication/spans", module: route24 },
-    { path: "/api/v1/projects/{projectId}/agreement", module: route25 },
-    { path: "/api/v1/projects/{projectId}/agreement/spans", module: route26 },
-    { path: "/api/v1/projects/{projectId}/alignments", module: route27 },
-    { path: "/api/v1/projects/{projectId}/alignments/{alignmentId}", module: route28 },
-    { path: "/api/v1/projects/{projectId}/alignments/{alignmentId}/apply-settings", module: route29 },
-    { path: "/api/v1/projects/{projectId}/alignments/{alignmentId}/cancel", module: route30 },
-    { path: "/api/v1/projects/{projectId}/calibration", module: route31 },
-    { path: "/api/v1/projects/{projectId}/calibration/compare", module: route32 },
-    { path: "/api/v1/projects/{projectId}/caption-leaderboard", module: route33 },
-    { path: "/api/v1/projects/{projectId}/caption-sets", module: route34 },
-    { path: "/api/v1/projects/{projectId}/caption-sets/{setId}", module: route35 },
-    { path: "/api/v1/projects/{projectId}/caption-sets/{setId}/outputs", module: route36 },
-    { path: "/api/v1/projects/{projectId}/captions", module: route37 },
-    { path: "/api/v1/projects/{projectId}/compare", module: route38 },
-    { path: "/api/v1/projects/{projectId}/completeness", module: route39 },
-    { path: "/api/v1/projects/{projectId}/curation-queues", module: route40 },
-    { path: "/api/v1/projects/{projectId}/endpoints", module: route41 },
-    { path: "/api/v1/projects/{projectId}/endpoints/reusable", module: route42 },
-    { path: "/api/v1/projects/{projectId}/export", module: route43 },
-    { path: "/api/v1/projects/{projectId}/export/hf-dataset", module: route44 },
-    { path: "/api/v1/projects/{projectId}/export/label-studio", module: route45 },
-    { path: "/api/v1/projects/{projectId}/export/spans", module: route46 },
-    { path: "/api/v1/projects/{projectId}/gold", module: route47 },
-    { path: "/api/v1/projects/{projectId}/judge-settings/{pipeline}", module: route48 },
-    { path: "/api/v1/projects/{projectId}/judge-settings/{pipeline}/versions", module: route49 },
-    { path: "/api/v1/projects/{projectId}/label-sets", module: route50 },
-    { path: "/api/v1/projects/{projectId}/label-sets/{labelSetId}", module: route51 },
-    { path: "/api/v1/projects/{projectId}/members", module: route52 },
-    { path: "/api/v1/projects/{projectId}/prompt-lists", module: route53 },
-    { path: "/api/v1/projects/{projectId}/prompt-lists/{promptListId}", module: route54 },
-    { path: "/api/v1/projects/{projectId}/prompt-versions", module: route55 },
-    { path: "/api/v1/projects/{projectId}/qa-accuracy", module: route56 },
-    { path: "/api/v1/projects/{projectId}/question-sets", module: route57 },
-    { path: "/api/v1/projects/{projectId}/question-sets/{setId}", module: route58 },
-    { path: "/api/v1/projects/{projectId}/question-sets/{setId}/harness-runs", module: route59 },
-    { path: "/api/v1/projects/{projectId}/questions", module: route60 },
-    { path: "/api/v1/projects/{projectId}/queues", module: route61 },
-    { path: "/api/v1/projects/{projectId}/queues/preview", module: route62 },
-    { path: "/api/v1/projects/{projectId}/rubric-tasks", module: route63 },
-    { path: "/api/v1/projects/{projectId}/rubric-tasks/preview", module: route64 },
-    { path: "/api/v1/projects/{projectId}/runs", module: route65 },
-    { path: "/api/v1/projects/{projectId}/runs/compare", module: route66 },
-    { path: "/api/v1/projects/{projectId}/span-labels", module: route67 },
-    { path: "/api/v1/projects/{projectId}/step-annotations", module: route68 },
-    { path: "/api/v1/projects/{projectId}/uploads", module: route69 },
-    { path: "/api/v1/projects/{projectId}/vbench2-frames", module: route70 },
-    { path: "/api/v1/projects/{projectId}/vbench2-leaderboard", module: route71 },
-    { path: "/api/v1/projects/{projectId}/video-deletions/{deletionId}", module: route72 },
-    { path: "/api/v1/projects/{projectId}/video-deletions/{deletionId}/cancel", module: route73 },
-    { path: "/api/v1/projects/{projectId}/videos", module: route74 },
-    { path: "/api/v1/projects/{projectId}/videos/delete", module: route75 },
-    { path: "/api/v1/projects/{projectId}/videos/metadata", module: route76 },
-    { path: "/api/v1/projects/{projectId}/webhooks", module: route77 },
-    { path: "/api/v1/questions/{questionId}", module: route78 },
-    { path: "/api/v1/queues/{queueId}", module: route79 },
-    { path: "/api/v1/queues/{queueId}/items/{itemId}", module: route80 },
-    { path: "/api/v1/queues/{queueId}/items/{itemId}/ahead", module: route81 },
-    { path: "/api/v1/queues/{queueId}/items/{itemId}/release", module: route82 },
-    { path: "/api/v1/queues/{queueId}/items/{itemId}/submit", module: route83 },
-    { path: "/api/v1/queues/{queueId}/next", module: route84 },
-    { path: "/api/v1/rubric-tasks/{rubricTaskId}", module: route85 },
-    { path: "/api/v1/rubric-tasks/{rubricTaskId}/export", module: route86 },
-    { path: "/api/v1/rubric-tasks/{rubricTaskId}/item-sets", module: route87 },
-    { path: "/api/v1/runs/{runId}", module: route88 },
-    { path: "/api/v1/runs/{runId}/calls/{callId}/replay", module: route89 },
-    { path: "/api/v1/runs/{runId}/cancel", module: route90 },
-    { path: "/api/v1/runs/{runId}/candidates", module: route91 },
-    { path: "/api/v1/runs/{runId}/captions", module: route92 },
-    { path: "/api/v1/runs/{runId}/ensemble", module: route93 },
-    { path: "/api/v1/runs/{runId}/judge-spans", module: route94 },
-    { path: "/api/v1/runs/{runId}/label-next", module: route95 },
-    { path: "/api/v1/runs/{runId}/leaderboard", module: route96 },
-    { path: "/api/v1/runs/{runId}/manifest", module: route97 },
-    { path: "/api/v1/runs/{runId}/qa", module: route98 },
-    { path: "/api/v1/runs/{runId}/resume", module: route99 },
-    { path: "/api/v1/runs/{runId}/vbench2", module: route100 },
-    { path: "/api/v1/runs/{runId}/videos/{videoId}/ensemble", module: route101 },
-    { path: "/api/v1/runs/{runId}/videos/{videoId}/review/{target}", module: route102 },
-    { path: "/api/v1/scores/{scoreId}/review", module: route103 },
-    { path: "/api/v1/spans/{spanId}", module: route104 },
-    { path: "/api/v1/uploads/{uploadId}", module: route105 },
-    { path: "/api/v1/uploads/{uploadId}/complete", module: route106 },
-    { path: "/api/v1/videos/{videoId}", module: route107 },
-    { path: "/api/v1/videos/{videoId}/edits", module: route108 },
-    { path: "/api/v1/videos/{videoId}/extraction-error", module: route109 },
-    { path: "/api/v1/videos/{videoId}/file", module: route110 },
-    { path: "/api/v1/videos/{videoId}/frame-sets", module: route111 },
-    { path: "/api/v1/videos/{videoId}/frame-times", module: route112 },
-    { path: "/api/v1/videos/{videoId}/gold-spans", module: route113 },
-    { path: "/api/v1/videos/{videoId}/reviews", module: route114 },
-    { path: "/api/v1/videos/{videoId}/scores", module: route115 },
-    { path: "/api/v1/videos/{videoId}/spans", module: route116 },
-    { path: "/api/v1/webhooks/{webhookId}", module: route117 },
-    { path: "/api/v1/webhooks/{webhookId}/deliveries", module: route118 },
-    { path: "/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", module: route119 },
-    { path: "/api/v1/webhooks/{webhookId}/ping", module: route120 },
+    { path: "/api/v1/pair-sets/{pairSetId}", module: route21 },
+    { path: "/api/v1/pair-sets/{pairSetId}/agreement", module: route22 },
+    { path: "/api/v1/pair-sets/{pairSetId}/disagreements", module: route23 },
+    { path: "/api/v1/pair-sets/{pairSetId}/export/hf-dataset", module: route24 },
+    { path: "/api/v1/pair-sets/{pairSetId}/leaderboard", module: route25 },
+    { path: "/api/v1/pair-sets/{pairSetId}/next-queue", module: route26 },
+    { path: "/api/v1/pair-sets/{pairSetId}/pairs", module: route27 },
+    { path: "/api/v1/pair-sets/{pairSetId}/pairs/{pairId}/gold", module: route28 },
+    { path: "/api/v1/pair-sets/{pairSetId}/review/next", module: route29 },
+    { path: "/api/v1/pair-sets/{pairSetId}/review/pairs/{pairId}", module: route30 },
+    { path: "/api/v1/pair-sets/{pairSetId}/review/release", module: route31 },
+    { path: "/api/v1/pair-sets/{pairSetId}/review/verdicts", module: route32 },
+    { path: "/api/v1/pair-sets/{pairSetId}/runs", module: route33 },
+    { path: "/api/v1/pair-sets/{pairSetId}/votes", module: route34 },
+    { path: "/api/v1/projects", module: route35 },
+    { path: "/api/v1/projects/{projectId}", module: route36 },
+    { path: "/api/v1/projects/{projectId}/adjudication", module: route37 },
+    { path: "/api/v1/projects/{projectId}/adjudication/spans", module: route38 },
+    { path: "/api/v1/projects/{projectId}/agreement", module: route39 },
+    { path: "/api/v1/projects/{projectId}/agreement/spans", module: route40 },
+    { path: "/api/v1/projects/{projectId}/alignments", module: route41 },
+    { path: "/api/v1/projects/{projectId}/alignments/{alignmentId}", module: route42 },
+    { path: "/api/v1/projects/{projectId}/alignments/{alignmentId}/apply-settings", module: route43 },
+    { path: "/api/v1/projects/{projectId}/alignments/{alignmentId}/cancel", module: route44 },
+    { path: "/api/v1/projects/{projectId}/calibration", module: route45 },
+    { path: "/api/v1/projects/{projectId}/calibration/compare", module: route46 },
+    { path: "/api/v1/projects/{projectId}/caption-leaderboard", module: route47 },
+    { path: "/api/v1/projects/{projectId}/caption-sets", module: route48 },
+    { path: "/api/v1/projects/{projectId}/caption-sets/{setId}", module: route49 },
+    { path: "/api/v1/projects/{projectId}/caption-sets/{setId}/outputs", module: route50 },
+    { path: "/api/v1/projects/{projectId}/captions", module: route51 },
+    { path: "/api/v1/projects/{projectId}/compare", module: route52 },
+    { path: "/api/v1/projects/{projectId}/completeness", module: route53 },
+    { path: "/api/v1/projects/{projectId}/curation-queues", module: route54 },
+    { path: "/api/v1/projects/{projectId}/endpoints", module: route55 },
+    { path: "/api/v1/projects/{projectId}/endpoints/reusable", module: route56 },
+    { path: "/api/v1/projects/{projectId}/export", module: route57 },
+    { path: "/api/v1/projects/{projectId}/export/hf-dataset", module: route58 },
+    { path: "/api/v1/projects/{projectId}/export/label-studio", module: route59 },
+    { path: "/api/v1/projects/{projectId}/export/spans", module: route60 },
+    { path: "/api/v1/projects/{projectId}/gold", module: route61 },
+    { path: "/api/v1/projects/{projectId}/judge-settings/{pipeline}", module: route62 },
+    { path: "/api/v1/projects/{projectId}/judge-settings/{pipeline}/versions", module: route63 },
+    { path: "/api/v1/projects/{projectId}/label-sets", module: route64 },
+    { path: "/api/v1/projects/{projectId}/label-sets/{labelSetId}", module: route65 },
+    { path: "/api/v1/projects/{projectId}/members", module: route66 },
+    { path: "/api/v1/projects/{projectId}/pair-imports", module: route67 },
+    { path: "/api/v1/projects/{projectId}/pair-sets", module: route68 },
+    { path: "/api/v1/projects/{projectId}/prompt-lists", module: route69 },
+    { path: "/api/v1/projects/{projectId}/prompt-lists/{promptListId}", module: route70 },
+    { path: "/api/v1/projects/{projectId}/prompt-versions", module: route71 },
+    { path: "/api/v1/projects/{projectId}/qa-accuracy", module: route72 },
+    { path: "/api/v1/projects/{projectId}/question-sets", module: route73 },
+    { path: "/api/v1/projects/{projectId}/question-sets/{setId}", module: route74 },
+    { path: "/api/v1/projects/{projectId}/question-sets/{setId}/harness-runs", module: route75 },
+    { path: "/api/v1/projects/{projectId}/questions", module: route76 },
+    { path: "/api/v1/projects/{projectId}/queues", module: route77 },
+    { path: "/api/v1/projects/{projectId}/queues/preview", module: route78 },
+    { path: "/api/v1/projects/{projectId}/rubric-tasks", module: route79 },
+    { path: "/api/v1/projects/{projectId}/rubric-tasks/preview", module: route80 },
+    { path: "/api/v1/projects/{projectId}/runs", module: route81 },
+    { path: "/api/v1/projects/{projectId}/runs/compare", module: route82 },
+    { path: "/api/v1/projects/{projectId}/span-labels", module: route83 },
+    { path: "/api/v1/projects/{projectId}/step-annotations", module: route84 },
+    { path: "/api/v1/projects/{projectId}/uploads", module: route85 },
+    { path: "/api/v1/projects/{projectId}/vbench2-frames", module: route86 },
+    { path: "/api/v1/projects/{projectId}/vbench2-leaderboard", module: route87 },
+    { path: "/api/v1/projects/{projectId}/video-deletions/{deletionId}", module: route88 },
+    { path: "/api/v1/projects/{projectId}/video-deletions/{deletionId}/cancel", module: route89 },
+    { path: "/api/v1/projects/{projectId}/videos", module: route90 },
+    { path: "/api/v1/projects/{projectId}/videos/delete", module: route91 },
+    { path: "/api/v1/projects/{projectId}/videos/metadata", module: route92 },
+    { path: "/api/v1/projects/{projectId}/webhooks", module: route93 },
+    { path: "/api/v1/questions/{questionId}", module: route94 },
+    { path: "/api/v1/queues/{queueId}", module: route95 },
+    { path: "/api/v1/queues/{queueId}/items/{itemId}", module: route96 },
+    { path: "/api/v1/queues/{queueId}/items/{itemId}/ahead", module: route97 },
+    { path: "/api/v1/queues/{queueId}/items/{itemId}/release", module: route98 },
+    { path: "/api/v1/queues/{queueId}/items/{itemId}/submit", module: route99 },
+    { path: "/api/v1/queues/{queueId}/next", module: route100 },
+    { path: "/api/v1/rubric-tasks/{rubricTaskId}", module: route101 },
+    { path: "/api/v1/rubric-tasks/{rubricTaskId}/export", module: route102 },
+    { path: "/api/v1/rubric-tasks/{rubricTaskId}/item-sets", module: route103 },
+    { path: "/api/v1/runs/{runId}", module: route104 },
+    { path: "/api/v1/runs/{runId}/calls/{callId}/replay", module: route105 },
+    { path: "/api/v1/runs/{runId}/cancel", module: route106 },
+    { path: "/api/v1/runs/{runId}/candidates", module: route107 },
+    { path: "/api/v1/runs/{runId}/captions", module: route108 },
+    { path: "/api/v1/runs/{runId}/ensemble", module: route109 },
+    { path: "/api/v1/runs/{runId}/judge-spans", module: route110 },
+    { path: "/api/v1/runs/{runId}/label-next", module: route111 },
+    { path: "/api/v1/runs/{runId}/leaderboard", module: route112 },
+    { path: "/api/v1/runs/{runId}/manifest", module: route113 },
+    { path: "/api/v1/runs/{runId}/pairwise-trust", module: route114 },
+    { path: "/api/v1/runs/{runId}/qa", module: route115 },
+    { path: "/api/v1/runs/{runId}/resume", module: route116 },
+    { path: "/api/v1/runs/{runId}/vbench2", module: route117 },
+    { path: "/api/v1/runs/{runId}/videos/{videoId}/ensemble", module: route118 },
+    { path: "/api/v1/runs/{runId}/videos/{videoId}/review/{target}", module: route119 },
+    { path: "/api/v1/scores/{scoreId}/review", module: route120 },
+    { path: "/api/v1/spans/{spanId}", module: route121 },
+    { path: "/api/v1/uploads/{uploadId}", module: route122 },
+    { path: "/api/v1/uploads/{uploadId}/complete", module: route123 },
+    { path: "/api/v1/videos/{videoId}", module: route124 },
+    { path: "/api/v1/videos/{videoId}/edits", module: route125 },
+    { path: "/api/v1/videos/{videoId}/extraction-error", module: route126 },
+    { path: "/api/v1/videos/{videoId}/file", module: route127 },
+    { path: "/api/v1/videos/{videoId}/frame-sets", module: route128 },
+    { path: "/api/v1/videos/{videoId}/frame-times", module: route129 },
+    { path: "/api/v1/videos/{videoId}/gold-spans", module: route130 },
+    { path: "/api/v1/videos/{videoId}/reviews", module: route131 },
+    { path: "/api/v1/videos/{videoId}/scores", module: route132 },
+    { path: "/api/v1/videos/{videoId}/spans", module: route133 },
+    { path: "/api/v1/webhooks/{webhookId}", module: route134 },
+    { path: "/api/v1/webhooks/{webhookId}/deliveries", module: route135 },
+    { path: "/api/v1/webhooks/{webhookId}/deliveries/{deliveryId}/redeliver", module: route136 },
+    { path: "/api/v1/webhooks/{webhookId}/ping", module: route137 },
   ];
 }

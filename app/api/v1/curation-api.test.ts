@@ -10,10 +10,12 @@ import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { GET as getExport } from "./candidate-sets/[setId]/export/route";
 import { GET as getHistogram } from "./candidate-sets/[setId]/letter-histogram/route";
 import { POST as postQaSet } from "./candidate-sets/[setId]/qa-sets/route";
+import { declaredAnswer } from "@/testkit/testing/declared-answer";
 import { GET as getNext } from "./curation-queues/[queueId]/next/route";
 import { GET as getQueue } from "./curation-queues/[queueId]/route";
 import { GET as getCuration, PUT as putCuration } from "./items/[itemId]/curation/route";
 import { GET as listQueues, POST as postQueue } from "./projects/[projectId]/curation-queues/route";
+import { projectAccess } from "@/lib/authz/permissions";
 
 let owner: Actor;
 let ownerKey: string;
@@ -24,7 +26,11 @@ beforeAll(async () => {
 
 async function memberKey(projectId: string, role: "reviewer" | "viewer") {
   const user = await makeUser();
-  await addMember(prisma, owner, { projectId, email: user.email, role });
+  await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+    projectId,
+    email: user.email,
+    role,
+  });
   return { user, key: (await createApiKey(prisma, user.userId, "t")).key };
 }
 
@@ -68,6 +74,7 @@ describe("curation and export through the API", () => {
       ),
     );
     expect(next.body).toEqual({ itemId: itemIds.c2, left: 2 });
+    expect(declaredAnswer(getNext, 200, next.body)).toEqual(next.body);
     expect(
       (await getNext(apiRequest(`/api/v1/curation-queues/${queueId}/next`, viewer.key), routeContext({ queueId })))
         .status,

@@ -170,7 +170,7 @@ describe("every request body is read through the bounded readers", () => {
     }
     // guarded-fetch.ts reads a request the app itself builds to send out (to a judge endpoint, a webhook), not one it
     // received.
-    const OUTGOING = ["lib/judge/guarded-fetch.ts:"];
+    const OUTGOING = ["lib/judge/calls/guarded-fetch.ts:"];
     const lines = found
       .split("\n")
       .filter(Boolean)

@@ -10,7 +10,7 @@ const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
 const PUBLIC_ROUTES: Record<string, string> = {
   "openapi.json/route.ts": "the OpenAPI document describes the API and holds no data or secrets",
   "clips/[token]/route.ts":
-    "a judge endpoint fetches a clip by a signed short-lived URL: the token in the path is the authorization (lib/judge/clip-urls.ts)",
+    "a judge endpoint fetches a clip by a signed short-lived URL: the token in the path is the authorization (lib/judge/media/clip-urls.ts)",
 };
 
 /**

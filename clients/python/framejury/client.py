@@ -646,6 +646,47 @@ class Client:
         result: JsonDict = self._call("import_label_set", {"projectId": project_id}, body=body, files=[("file", file_name, content)])
         return result
 
+    # --- pairwise votes: two videos of one prompt compared ------------------------------------------------
+
+    def import_pair_votes(
+        self,
+        project_id: str,
+        file: str | os.PathLike[str] | bytes,
+        *,
+        name: str,
+        format: str = "csv",
+        file_name: str | None = None,
+        dry_run: bool = True,
+        **options: Any,
+    ) -> JsonDict:
+        """Imports pairwise votes as a pair set and a label set: format "uve" (UVE-Bench annotations JSON), "arena"
+        (FastChat / GenAI-Arena battles), "genai-bench" (its pairwise judge outputs), "csv" or "jsonl" (video_a,
+        video_b, verdict, aspect, rater, and optionally prompt, generator_a, generator_b, strength). options: mapping
+        ({"video_a": "<column>", …}), aspect, aspects, rater, judge, crossPrompt, citation. A dry run (the default)
+        returns the counts (rows, votes, interpreted, refusedByReason, the first refusals) and writes nothing."""
+        content, file_name = _file_content(file, file_name, f"votes.{'json' if format in ('uve', 'arena') else format}")
+        body = {"options": json.dumps({"format": format, "name": name, **options}), "dryRun": "true" if dry_run else "false"}
+        result: JsonDict = self._call("import_pair_votes", {"projectId": project_id}, body=body, files=[("file", file_name, content)])
+        return result
+
+    def export_pair_votes(self, pair_set_id: str, *, format: str = "jsonl", aspect: str | None = None) -> bytes:
+        """A pair set's votes as bytes: "csv" or "jsonl" (the generic import's columns: an export imports again) or
+        "arena" (JSON Lines of FastChat battles: model_a, model_b, winner, judge, tstamp)."""
+        content: bytes = self._call("pair_set_votes", {"pairSetId": pair_set_id}, query={"format": format, "aspect": aspect}, raw=True)
+        return content
+
+    def pair_votes(self, pair_set_id: str, *, aspect: str | None = None) -> Any:
+        """A pair set's votes as a table: prompt, generator_a, generator_b, video_a, video_b, aspect, rater,
+        rater_kind, verdict (A, B, tie_good, tie_bad), strength."""
+        text = self.export_pair_votes(pair_set_id, format="jsonl", aspect=aspect).decode("utf-8")
+        return table([json.loads(line) for line in text.splitlines() if line.strip()])
+
+    def export_pair_votes_hf_dataset(self, pair_set_id: str) -> bytes:
+        """A pair set's votes as a Hugging Face dataset: a .tar (JSONL shards and a README.md card; reviewers
+        counted, never named)."""
+        content: bytes = self._call("export_pair_votes_hf_dataset", {"pairSetId": pair_set_id}, raw=True)
+        return content
+
     def export_lmms_eval_task(self, candidate_set_id: str, *, format: str = "both") -> bytes:
         """A curated candidate set's accepted questions as an lmms-eval task folder (.tar: task yaml, docs
         JSONL, utils.py); format "mc", "open" or "both"."""

@@ -163,6 +163,24 @@ class OfflineCalls(unittest.TestCase):
         self.assertIn(b'name="dryRun"\r\n\r\ntrue', sent["body"])
         self.assertIn(b'filename="spans.json"', sent["body"])
 
+    def test_pair_votes_are_imported_and_exported(self) -> None:
+        answer = {"dryRun": True, "rows": 2, "votes": 1, "refusedByReason": {"unknown_verdict": 1}}
+        _Recorder.replies = [(200, answer)]
+        result = self.client.import_pair_votes("p1", b"[]", name="UVE", format="uve", mapping={"prompt": "caption"})
+        self.assertEqual(result, answer)
+        sent = _Recorder.seen[-1]
+        self.assertEqual(sent["path"], "/api/v1/projects/p1/pair-imports")
+        options = json.dumps({"format": "uve", "name": "UVE", "mapping": {"prompt": "caption"}}).encode()
+        self.assertIn(b'name="options"\r\n\r\n' + options, sent["body"])
+        self.assertIn(b'name="dryRun"\r\n\r\ntrue', sent["body"])
+        self.assertIn(b'filename="votes.json"', sent["body"])
+        self.assertEqual(self.client.export_pair_votes("s1", format="arena", aspect="overall"), b"tar-bytes")
+        self.assertEqual(self.client.export_pair_votes_hf_dataset("s1"), b"tar-bytes")
+        self.assertEqual(
+            [s["path"] for s in _Recorder.seen[-2:]],
+            ["/api/v1/pair-sets/s1/votes?format=arena&aspect=overall", "/api/v1/pair-sets/s1/export/hf-dataset"],
+        )
+
     def _sent(self) -> list[tuple[str, str, Any]]:
         return [(s["method"], s["path"], json.loads(s["body"]) if s.get("body") else None) for s in _Recorder.seen]
 

@@ -6,6 +6,7 @@ import { useCallback, useEffect, useRef, useState, type RefObject } from "react"
 import { isTypingTarget } from "@/components/is-typing-target";
 import { ApiError, apiFetch } from "@/lib/api-client";
 import type { Conflict, Current, ItemData } from "@/components/tasks/construction/curation-parts";
+import type { NextCurationItemAnswer } from "@/lib/tasks/construction/curation-queue-next.types";
 
 const itemUrl = (queueId: string, itemId: string) =>
   `/api/v1/curation-queues/${queueId}/items/${encodeURIComponent(itemId)}`;
@@ -37,7 +38,7 @@ export function useCurationItems(projectId: string, queueId: string, startItemId
 
   const prefetchNext = useCallback(
     async (current: string | null) => {
-      const next = await apiFetch<{ itemId: string | null }>(
+      const next = await apiFetch<NextCurationItemAnswer>(
         `/api/v1/curation-queues/${queueId}/next${current ? `?skip=${encodeURIComponent(current)}` : ""}`,
       ).catch(() => ({ itemId: null }));
       setNextId(next.itemId);
@@ -52,7 +53,7 @@ export function useCurationItems(projectId: string, queueId: string, startItemId
     if (itemId) return;
     let live = true;
     void (async () => {
-      const next = await apiFetch<{ itemId: string | null }>(`/api/v1/curation-queues/${queueId}/next`).catch(
+      const next = await apiFetch<NextCurationItemAnswer>(`/api/v1/curation-queues/${queueId}/next`).catch(
         (e: unknown) => {
           setError(e instanceof Error ? e.message : String(e));
           return { itemId: null };

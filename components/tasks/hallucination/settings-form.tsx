@@ -13,7 +13,7 @@ interface Settings {
 
 /** The project's default score aggregation and yes/no rule for new hallucination runs. */
 export function HallucinationSettingsForm({ projectId, initial }: DefaultsFormProps) {
-  // The hallucination pipeline's settings schema parsed it (lib/judge/run-form.ts).
+  // The hallucination pipeline's settings schema parsed it (lib/judge/runs/run-form.ts).
   const [settings, setSettings] = useState(initial as Settings);
   const save = useMutation({
     mutationFn: () =>

@@ -8,7 +8,11 @@ export const created = (description: string, schema?: z.ZodType): RouteResponse 
   description,
   schema,
 });
-export const accepted = (description: string): RouteResponse => ({ status: 202, description });
+export const accepted = (description: string, schema?: z.ZodType): RouteResponse => ({
+  status: 202,
+  description,
+  schema,
+});
 export const noContent = (description: string): RouteResponse => ({ status: 204, description });
 export const download = (description: string, contentTypes: string[]): RouteResponse => ({
   status: 200,
@@ -20,10 +24,16 @@ export const withheldAnswer = (what: string): RouteResponse => ({
   status: 409,
   description: `${what} is withheld while the caller reviews any of its videos in a blind queue: \`error.code\` \`withheld\`, \`error.details.withheld: {queues: [{id, name, itemsLeft}], blindVideos}\`.`,
 });
-/** The answer of an import that can be a dry run: 200 when it only checked, 201 when it wrote. */
-export const importAnswers = (what: string): RouteResponse[] => [
-  ok(`The dry run: what ${what} would import, nothing written.`),
-  created(`${what} imported.`),
+/**
+ * The answer of an import that can be a dry run: 200 when it only checked, 201 when it wrote, each with its schema
+ * where one is declared.
+ */
+export const importAnswers = (
+  what: string,
+  schemas: { dryRun?: z.ZodType; imported?: z.ZodType } = {},
+): RouteResponse[] => [
+  ok(`The dry run: what ${what} would import, nothing written.`, schemas.dryRun),
+  created(`${what} imported.`, schemas.imported),
 ];
 
 /** The multipart fields every item-set import reads beside its file. */

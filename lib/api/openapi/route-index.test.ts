@@ -143,7 +143,9 @@ describe("the routes' descriptions", () => {
       expect(/parse(?:Optional)?JsonBody\(|request\.(json|text|formData|arrayBuffer)\(/.test(source), key).toBe(
         body?.kind === "json" && body.readBy === "handler",
       );
-      expect(/readMultipart\(|readItemFileUpload\(/.test(source), key).toBe(body?.kind === "multipart");
+      expect(/readMultipart\(|readItemFileUpload\(|readPairImportUpload\(/.test(source), key).toBe(
+        body?.kind === "multipart",
+      );
       expect(/requestBodyStream\(/.test(source), key).toBe(body?.kind === "bytes");
     }
   });

@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
-import { LlmError, type ChatRequest, type ChatResult, type LlmErrorKind } from "../llm-client";
-import { errorBodyExcerpt } from "../step-errors";
+import { LlmError, type ChatRequest, type ChatResult, type LlmErrorKind } from "../calls/llm-client";
+import { errorBodyExcerpt } from "../calls/step-errors";
 
 /** Batch API calls cost half the endpoint's prices (OpenAI's batch discount). */
 export const BATCH_PRICE_FACTOR = 0.5;

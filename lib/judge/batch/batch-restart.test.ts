@@ -5,11 +5,12 @@ import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-se
 import { makeUser } from "../../../testkit/testing/fixtures";
 import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
 import { waitFor, WorkerProcesses } from "../../../testkit/testing/worker-processes";
-import { createEndpoint } from "../endpoints";
+import { createEndpoint } from "../endpoints/endpoints";
 
-import { pgBossQueue, startBoss } from "../queue";
-import { createRun } from "../runs";
+import { pgBossQueue, startBoss } from "../workers/queue";
+import { createRun } from "../runs/runs";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { projectAccess } from "../../authz/permissions";
 
 let stub: StubServer;
 let boss: PgBoss;
@@ -32,7 +33,7 @@ describe("a batch run whose worker is killed while a batch is open", () => {
     async () => {
       const owner = await makeUser();
       const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 2 });
-      const endpoint = await createEndpoint(prisma, owner, projectId, {
+      const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
         name: "stub batch",
         baseUrl: stub.baseURL,
         model: "stub-vision-restart",
@@ -52,8 +53,7 @@ describe("a batch run whose worker is killed while a batch is open", () => {
       await first.ready;
       const run = await createRun(
         { prisma, queue: pgBossQueue(boss), pipelines: builtInCatalogue().pipelines },
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "runs.manage"),
         { pipeline: "hallucination", endpointId: endpoint.id, batch: true },
       );
 

@@ -1,11 +1,11 @@
 import OpenAI, { toFile } from "openai";
-import { frameAsSent } from "../frame-resize";
+import { frameAsSent } from "../media/frame-resize";
 import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 import type { ObjectStorage } from "../../storage/object-storage";
 import type { EndpointConfig } from "../engine/judge-video";
-import { guardedFetch } from "../guarded-fetch";
-import { chatCompletionBody, chatResultOf, LlmError, toLlmError, type ChatResult } from "../llm-client";
-import { errorBodyExcerpt } from "../step-errors";
+import { guardedFetch } from "../calls/guarded-fetch";
+import { chatCompletionBody, chatResultOf, LlmError, toLlmError, type ChatResult } from "../calls/llm-client";
+import { errorBodyExcerpt } from "../calls/step-errors";
 import { lineError, type StoredBatchRequest, type StoredLineError } from "./batch-requests";
 
 /** OpenAI's limit on the lines of one batch. */
@@ -46,7 +46,7 @@ export function openAiBatchApi(endpoint: EndpointConfig): BatchApi {
 }
 
 /**
- * One look at a batch-mode run, run by the batch check job (lib/judge/queue.ts) until it says "finished":
+ * One look at a batch-mode run, run by the batch check job (lib/judge/workers/queue.ts) until it says "finished":
  *
  * - a cancelled run cancels its unfinished batches at the provider;
  * - an unfinished batch is retrieved (its status and counts stored); once finished, its output and error

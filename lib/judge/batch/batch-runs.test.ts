@@ -13,15 +13,17 @@ import { makeUser } from "@/testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
 import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { getStorage } from "@/lib/storage/storage";
-import { createEndpoint, endpointConfigForRun } from "../endpoints";
+import { createEndpoint, endpointConfigForRun } from "../endpoints/endpoints";
 import type { EndpointConfig } from "../engine/judge-deps";
-import { EndpointNotAllowedError } from "../endpoint-url-policy";
-import { createRunSchema } from "../endpoints.validation";
+import { EndpointNotAllowedError } from "../endpoints/endpoint-url-policy";
+import { createRunSchema } from "../runs/run-input.validation";
 import { judgeVideo } from "../engine/judge-video";
 
-import { cancelRun, createRun, getRunStatus } from "../runs";
+import { cancelRun, createRun, getRunStatus } from "../runs/runs";
 import { advanceBatchRun, openAiBatchApi, type BatchRunnerDeps } from "./batch-runner";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { projectAccess } from "../../authz/permissions";
+import { accessOfRun } from "../../../testkit/testing/record-access";
 
 let stub: StubServer;
 let owner: Actor;
@@ -40,7 +42,7 @@ beforeEach(() => {
 
 async function endpoint(projectId: string, model: string, supportsBatchApi: boolean) {
   return (
-    await createEndpoint(prisma, owner, projectId, {
+    await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
       name: `${model} ${supportsBatchApi ? "batch" : "online"}`,
       baseUrl: stub.baseURL,
       model,
@@ -98,8 +100,7 @@ function batchDriver(options: { maxFileBytes?: number } = {}) {
 async function startBatchRun(driver: ReturnType<typeof batchDriver>, projectId: string, endpointId: string) {
   return createRun(
     { prisma, queue: driver.queue, pipelines: builtInCatalogue().pipelines },
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "runs.manage"),
     createRunSchema(builtInCatalogue()).parse({ pipeline: "hallucination", endpointId, batch: true }),
   );
 }
@@ -161,8 +162,7 @@ describe("batch-mode runs against the stub's Batch API", () => {
       // Different model names: the cache key has the model, the stub's hallucination answers do not.
       const online = await createRun(
         { prisma, queue: inlineJudgeQueue(judgeDeps), pipelines: builtInCatalogue().pipelines },
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "runs.manage"),
         createRunSchema(builtInCatalogue()).parse({
           pipeline: "hallucination",
           endpointId: await endpoint(projectId, "stub-online", false),
@@ -209,8 +209,8 @@ describe("batch-mode runs against the stub's Batch API", () => {
         expect(b!.status).toBe("done");
         expect(b!.summary).toEqual(a!.summary);
       }
-      const status = await getRunStatus(prisma, owner, run.id);
-      const onlineStatus = await getRunStatus(prisma, owner, online.id);
+      const status = await getRunStatus(prisma, await accessOfRun(prisma, owner, run.id), run.id);
+      const onlineStatus = await getRunStatus(prisma, await accessOfRun(prisma, owner, online.id), online.id);
       expect(status.steps.done).toBe(2 * STEPS_PER_VIDEO);
       expect(status.calls.total).toBe(2 * STEPS_PER_VIDEO);
       expect(status.tokens).toEqual(onlineStatus.tokens);
@@ -345,10 +345,10 @@ describe("batch-mode runs against the stub's Batch API", () => {
     const sent = await prisma.judgeBatch.findFirstOrThrow({ where: { runId: run.id } });
     expect(sent.status).toBe("in_progress");
     expect(stub.batches.get(sent.providerBatchId!)!.status).toBe("in_progress");
-    const progress = await getRunStatus(prisma, owner, run.id);
+    const progress = await getRunStatus(prisma, await accessOfRun(prisma, owner, run.id), run.id);
     expect(progress.batch).toMatchObject({ number: 1, status: "in_progress", total: sent.requestCount });
 
-    await cancelRun(prisma, owner, run.id);
+    await cancelRun(prisma, await accessOfRun(prisma, owner, run.id, "runs.manage"), run.id);
     expect(await driver.check(run.id)).toBe("finished");
     expect(stub.batches.get(sent.providerBatchId!)!.status).toBe("cancelling");
     expect(stub.batches.get(sent.providerBatchId!)!.cancelledAt).not.toBeNull();

@@ -3,12 +3,12 @@
  * a time, under its limiter), each with the call row that records it.
  */
 import { randomUUID } from "node:crypto";
-import { attemptError, LlmError, type ChatRequest, type ChatResult } from "../llm-client";
-import { stepErrorMessage } from "../step-errors";
-import { callCostUsd, estimatedPromptTokens } from "../lost-calls";
+import { attemptError, LlmError, type ChatRequest, type ChatResult } from "../calls/llm-client";
+import { stepErrorMessage } from "../calls/step-errors";
+import { callCostUsd, estimatedPromptTokens } from "../calls/lost-calls";
 import { AwaitingBatch, BATCH_PRICE_FACTOR, batchAnswer } from "../batch/batch-requests";
-import { reserveCallCost, settleCallCost, stopForBudget } from "../run-budget";
-import { promptShapeOf, requestBodyBytes } from "../call-record";
+import { reserveCallCost, settleCallCost, stopForBudget } from "../runs/run-budget";
+import { promptShapeOf, requestBodyBytes } from "../calls/call-record";
 import type { BatchFrames, CallRecord } from "./build-request";
 import type { EndpointConfig, JudgeDeps } from "./judge-deps";
 import { runWatch } from "./run-watch";
@@ -235,7 +235,7 @@ const notSentError = () =>
   new LlmError("cancelled", "Not sent: the run's budget was reached, or the run was cancelled.");
 
 /**
- * A call's hold on its run's budget (lib/judge/run-budget.ts): reserved at its estimate right before each attempt is
+ * A call's hold on its run's budget (lib/judge/runs/run-budget.ts): reserved at its estimate right before each attempt is
  * sent, settled after it. A run without a budget, or an endpoint without prices, reserves nothing.
  */
 function callBudget(deps: JudgeDeps, runId: string, endpoint: EndpointConfig, estimateUsd: number) {
@@ -268,7 +268,7 @@ function callBudget(deps: JudgeDeps, runId: string, endpoint: EndpointConfig, es
 
 /**
  * The call's "sent" row, with tokens and cost estimated from the request, written before its request goes out:
- * a worker that dies before the answer is stored leaves it to be counted as lost (lib/judge/lost-calls.ts). Its
+ * a worker that dies before the answer is stored leaves it to be counted as lost (lib/judge/calls/lost-calls.ts). Its
  * outcome later updates the same row. The row is written as the call nears its slot (the limiter's head start),
  * so the write overlaps the wait instead of holding the slot; however often asked, it is written once.
  */

@@ -6,15 +6,15 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { ObjectStorage } from "../../storage/object-storage";
 import { ValidationError } from "../../errors";
-import type { ChatImage, ChatRequest } from "../llm-client";
-import type { TemplateSource } from "../template-source";
-import { imagesFirst, splitSystemMessage, templateTurns } from "../prompt-templates";
-import { templateExamplesText, type TemplateExample } from "../template-examples";
-import { responseFormatFor } from "../endpoint-capabilities";
-import { frameAsSent, sentFrameHash } from "../frame-resize";
-import { gridFor, tileFrames, tilingNote } from "../frame-tiling";
-import type { CallSaw, SentShape } from "../call-record";
-import { signedClipUrl } from "../clip-urls";
+import type { ChatImage, ChatRequest } from "../calls/llm-client";
+import type { TemplateSource } from "../prompts/template-source";
+import { imagesFirst, splitSystemMessage, templateTurns } from "../../prompt-versions/prompt-templates";
+import { templateExamplesText, type TemplateExample } from "../../prompt-versions/template-examples";
+import { responseFormatFor } from "../endpoints/endpoint-capabilities";
+import { frameAsSent, sentFrameHash } from "../media/frame-resize";
+import { gridFor, tileFrames, tilingNote } from "../media/frame-tiling";
+import type { CallSaw, SentShape } from "../calls/call-record";
+import { signedClipUrl } from "../media/clip-urls";
 import { responseCacheKey } from "./cache-key";
 import {
   planRequestMedia,
@@ -26,15 +26,15 @@ import {
 import type { MediaReads } from "../input-modes/media-plan";
 import { clipGoesByUrl } from "../input-modes/video-file";
 import type { EndpointConfig } from "./judge-deps";
-import {
-  templateIdOf,
-  type ClipRef,
-  type FrameRef,
-  type StepDefinition,
-  type StepInput,
-  type StepOutputs,
-  type VideoContext,
-} from "./pipeline";
+import { templateIdOf } from "./pipeline";
+import type {
+  ClipRef,
+  FrameRef,
+  StepDefinition,
+  StepInput,
+  StepOutputs,
+  VideoContext,
+} from "../../task-modules/pipeline-types";
 import type { StepRow } from "./step-store";
 
 /** What every step of one video shares to build its request. */
@@ -63,7 +63,7 @@ export interface CallRecord {
   videoId: string;
   text: string;
   frameIds: string[];
-  /** What the request shows the judge (lib/judge/call-record.ts): every call row of the request keeps it. */
+  /** What the request shows the judge (lib/judge/calls/call-record.ts): every call row of the request keeps it. */
   saw: CallSaw;
   /** How its media went (detail, size, grid, the video part's frames): what a replay of the call needs. */
   sent: SentShape;
@@ -111,7 +111,7 @@ export async function buildRequest(
   const { endpoint, step, row, input } = call;
   const template: ReturnType<TemplateSource["get"]> =
     step.inlineTemplate?.(work.context) ?? work.templates.get(templateIdOf(step, row.scopeIndex, work.context));
-  // A template's few-shot examples (a prompt version's, lib/judge/template-examples.ts) follow its body, never the
+  // A template's few-shot examples (a prompt version's, lib/prompt-versions/template-examples.ts) follow its body, never the
   // judged video itself; their frames follow the video's own, sized as those are, and count as images as those do.
   const examples = (template.examples ?? []).filter((e) => e.videoId !== work.context.videoId);
   const rendered = template.render(input.values);

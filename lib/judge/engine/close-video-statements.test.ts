@@ -9,14 +9,15 @@ import { PrismaClient } from "../../generated/prisma/client";
 import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
 import type { Actor } from "../../auth/actor";
 import { prisma } from "../../db/prisma";
-import { frameTimesFromTimestamps } from "../../spans/frame-times";
+import { frameTimesFromTimestamps } from "../../frames/frame-times";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 import { makeUser } from "../../../testkit/testing/fixtures";
 import { testJudgeDeps } from "../../../testkit/testing/judge-deps";
 import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
-import { createEndpoint } from "../endpoints";
-import { createRun } from "../runs";
+import { createEndpoint } from "../endpoints/endpoints";
+import { createRun } from "../runs/runs";
 import { judgeVideo } from "./judge-video";
+import { projectAccess } from "../../authz/permissions";
 
 let stub: StubServer;
 let owner: Actor;
@@ -37,7 +38,7 @@ describe("a judge-spans video's close", () => {
     await prisma.videoFrameTimes.create({
       data: { videoId, timesS: [...times.timesS], endS: times.endS, variable: false },
     });
-    const endpoint = await createEndpoint(prisma, owner, projectId, {
+    const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
       name: "stub",
       baseUrl: stub.baseURL,
       model: "stub-vision",
@@ -58,8 +59,7 @@ describe("a judge-spans video's close", () => {
         queue: { enqueue: async (queued) => void jobs.push(...queued) },
         pipelines: builtInCatalogue().pipelines,
       },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: "hallucination", endpointId: endpoint.id },
     );
     const counted = new PrismaClient({

@@ -3,14 +3,14 @@
  * (buildRequest, then the recovery loop), and its end written with its scores, calls and cache entries.
  */
 import type { Prisma } from "../../generated/prisma/client";
-import { LlmError } from "../llm-client";
-import { stepErrorMessage } from "../step-errors";
+import { LlmError } from "../calls/llm-client";
+import { stepErrorMessage } from "../calls/step-errors";
 import { AwaitingBatch, stepAwaitsBatch } from "../batch/batch-requests";
 import type { TaskDeclaration } from "../../task-modules/task-declaration";
 import type { StepStart } from "./answer";
 import { buildRequest, type RequestWork } from "./build-request";
 import type { EndpointConfig, JudgeDeps } from "./judge-deps";
-import type { StepDefinition } from "./pipeline";
+import type { StepDefinition } from "../../task-modules/pipeline-types";
 import { recover, type StepEnd } from "./recovery";
 import type { CallRow, JudgeStore, StepFinish, StepRow } from "./step-store";
 import { asStoredJson } from "./stored-json";

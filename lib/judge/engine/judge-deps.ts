@@ -1,10 +1,10 @@
 /** What the judge engine is given: an endpoint's settings as a run calls it, and the engine's outside world. */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { ObjectStorage } from "../../storage/object-storage";
-import type { CallLimiter } from "../endpoint-limiter";
-import type { LlmClient, RetryPolicy } from "../llm-client";
-import type { TemplateSource } from "../template-source";
-import type { EndpointCapabilities } from "../endpoint-capabilities";
+import type { CallLimiter } from "../endpoints/endpoint-limiter";
+import type { LlmClient, RetryPolicy } from "../calls/llm-client";
+import type { TemplateSource } from "../prompts/template-source";
+import type { EndpointCapabilities } from "../endpoints/endpoint-capabilities";
 import type { JudgeEventSubscriber } from "./judge-events";
 
 export interface EndpointConfig {
@@ -24,7 +24,7 @@ export interface EndpointConfig {
   supportsBatchApi?: boolean;
   /** The most answer tokens a request may ask for: the ceiling of the retry of an answer cut off; null: the server's default. */
   maxTokens?: number | null;
-  /** Azure OpenAI's `api-version`; set, the client speaks Azure's dialect (lib/judge/llm-client.ts). */
+  /** Azure OpenAI's `api-version`; set, the client speaks Azure's dialect (lib/judge/calls/llm-client.ts). */
   apiVersion?: string | null;
   /** False: images go without a `detail` field (Gemini, Ollama). */
   sendImageDetail?: boolean;

@@ -7,16 +7,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
 import type { Actor } from "../../auth/actor";
 import { prisma } from "../../db/prisma";
-import { frameTimesFromTimestamps } from "../../spans/frame-times";
+import { frameTimesFromTimestamps } from "../../frames/frame-times";
 import { judgeSpanSubscriber } from "../../spans/judge-spans-store";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 import { makeUser } from "../../../testkit/testing/fixtures";
 import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../../testkit/testing/judge-deps";
-import { createEndpoint } from "../endpoints";
-import { createRun } from "../runs";
+import { createEndpoint } from "../endpoints/endpoints";
+import { createRun } from "../runs/runs";
 import type { JudgeEvent, JudgeEventSubscriber } from "./judge-events";
 import { judgeVideo, type JudgeDeps } from "./judge-video";
+import { projectAccess } from "../../authz/permissions";
 
 let stub: StubServer;
 let owner: Actor;
@@ -38,7 +39,7 @@ async function setup(videoCount: number) {
       data: { videoId: id, timesS: [...times.timesS], endS: times.endS, variable: false },
     });
   }
-  const endpoint = await createEndpoint(prisma, owner, projectId, {
+  const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
     name: "stub",
     baseUrl: stub.baseURL,
     model: "stub-vision",
@@ -55,11 +56,15 @@ async function setup(videoCount: number) {
   return { projectId, videoIds, endpointId: endpoint.id };
 }
 
-const hallucinationRun = (deps: JudgeDeps, projectId: string, endpointId: string) =>
-  createRun({ prisma, queue: inlineJudgeQueue(deps), pipelines: builtInCatalogue().pipelines }, owner, projectId, {
-    pipeline: "hallucination",
-    endpointId,
-  });
+const hallucinationRun = async (deps: JudgeDeps, projectId: string, endpointId: string) =>
+  createRun(
+    { prisma, queue: inlineJudgeQueue(deps), pipelines: builtInCatalogue().pipelines },
+    await projectAccess(prisma, owner, projectId, "runs.manage"),
+    {
+      pipeline: "hallucination",
+      endpointId,
+    },
+  );
 
 /** A subscriber that writes down what it heard (and wants every event). */
 function listener(heard: string[], name = "listener"): JudgeEventSubscriber {
@@ -111,8 +116,7 @@ describe("the engine's events", () => {
     };
     const run = await createRun(
       { prisma, queue: oneByOne, pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: "hallucination", endpointId },
     );
     const [first, second] = heard.slice(0, 2).map((line) => line.replace("listener: video closed ", ""));
@@ -154,8 +158,7 @@ describe("the engine's events", () => {
         queue: { enqueue: async (queued) => void jobs.push(...queued) },
         pipelines: builtInCatalogue().pipelines,
       },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: "hallucination", endpointId },
     );
     const lines: string[] = [];

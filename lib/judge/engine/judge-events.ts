@@ -5,8 +5,8 @@
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { ObjectStorage } from "../../storage/object-storage";
-import type { FrameTimes } from "../../spans/frame-times";
-import type { PipelineDefinition, ScoreRow, StepOutputs, VideoContext } from "./pipeline";
+import type { FrameTimes } from "../../frames/frame-times";
+import type { PipelineDefinition, ScoreRow, StepOutputs, VideoContext } from "../../task-modules/pipeline-types";
 import { describeForLog } from "./writes";
 
 /** The run a video of was closed, as the subscribers need it. */

@@ -9,16 +9,18 @@ import { prisma } from "../../db/prisma";
 import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
 import { makeUser } from "../../../testkit/testing/fixtures";
 import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
-import { createEndpoint } from "../endpoints";
-import { createRun, getRunStatus } from "../runs";
+import { createEndpoint } from "../endpoints/endpoints";
+import { createRun, getRunStatus } from "../runs/runs";
 import { inlineJudgeQueue, testJudgeDeps } from "../../../testkit/testing/judge-deps";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
-import { storedSaw } from "../call-record";
+import { storedSaw } from "../calls/call-record";
 import type { InputMode } from "../input-modes";
-import { PROBE_CLIP } from "../probe-assets/probe-clip";
-import { clientForEndpoint, LlmError } from "../llm-client";
-import { clipDataVideo } from "../video-parts";
-import { verifyClipToken } from "../clip-urls";
+import { PROBE_CLIP } from "../endpoints/probe-assets/probe-clip";
+import { clientForEndpoint, LlmError } from "../calls/llm-client";
+import { clipDataVideo } from "../media/video-parts";
+import { verifyClipToken } from "../media/clip-urls";
+import { projectAccess } from "../../authz/permissions";
+import { accessOfRun } from "../../../testkit/testing/record-access";
 
 let stub: StubServer;
 let owner: Actor;
@@ -35,7 +37,7 @@ const inlineQueue = inlineJudgeQueue(deps);
 
 async function setup(endpointMode: InputMode = "images") {
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 2 });
-  const endpoint = await createEndpoint(prisma, owner, projectId, {
+  const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
     name: "stub",
     baseUrl: stub.baseURL,
     model: "stub-vision",
@@ -53,12 +55,16 @@ async function setup(endpointMode: InputMode = "images") {
   return { projectId, videoId: videoIds[0]!, endpointId: endpoint.id };
 }
 
-const run = (projectId: string, endpointId: string, inputMode?: InputMode) =>
-  createRun({ prisma, queue: inlineQueue, pipelines: builtInCatalogue().pipelines }, owner, projectId, {
-    pipeline: "hallucination",
-    endpointId,
-    ...(inputMode ? { inputMode } : {}),
-  });
+const run = async (projectId: string, endpointId: string, inputMode?: InputMode) =>
+  createRun(
+    { prisma, queue: inlineQueue, pipelines: builtInCatalogue().pipelines },
+    await projectAccess(prisma, owner, projectId, "runs.manage"),
+    {
+      pipeline: "hallucination",
+      endpointId,
+      ...(inputMode ? { inputMode } : {}),
+    },
+  );
 
 const finding = (accepted: "yes" | "no", refusal: string | null = null) => ({
   accepted,
@@ -94,7 +100,7 @@ describe("the hallucination task in each input mode", () => {
   it("video-frames: each cluster goes as one JPEG-list video, each key frame as one image; the run keeps its mode", async () => {
     const { projectId, endpointId } = await setup("video-frames");
     const started = await run(projectId, endpointId);
-    const status = await getRunStatus(prisma, owner, started.id);
+    const status = await getRunStatus(prisma, await accessOfRun(prisma, owner, started.id), started.id);
     expect(status.steps).toMatchObject({ total: 10, done: 10, failed: 0 });
     expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: started.id } })).inputMode).toBe("video-frames");
 
@@ -130,7 +136,10 @@ describe("the hallucination task in each input mode", () => {
     expect(videoCalls).toBe(10);
     stub.reset();
     const again = await run(projectId, endpointId, "images");
-    expect((await getRunStatus(prisma, owner, again.id)).steps).toMatchObject({ total: 10, done: 10 });
+    expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, again.id), again.id)).steps).toMatchObject({
+      total: 10,
+      done: 10,
+    });
     // The 4 one-frame steps (static KG, static hallucination) sent the same image request: cached. The 6 others
     // (2 dynamic KG, 2 dynamic hallucination, summary, inconsistency) showed frames as images, not as a video: called.
     expect(stub.requests).toHaveLength(6);
@@ -147,7 +156,11 @@ describe("the hallucination task in each input mode", () => {
     const video = await prisma.video.findUniqueOrThrow({ where: { id: videoId } });
     await deps.storage.put(video.storageKey, Buffer.from(PROBE_CLIP.mp4Base64, "base64"));
     const started = await run(projectId, endpointId, "video-file");
-    expect((await getRunStatus(prisma, owner, started.id)).steps).toMatchObject({ total: 10, done: 10, failed: 0 });
+    expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, started.id), started.id)).steps).toMatchObject({
+      total: 10,
+      done: 10,
+      failed: 0,
+    });
     // The summary and inconsistency steps (the key frames: 2) asked the server for 2 frames of the clip.
     const clips = stub.requests.filter((r) => r.videos.some((v) => v.form === "clip"));
     expect(clips).toHaveLength(2);
@@ -208,11 +221,14 @@ describe("the hallucination task in each input mode", () => {
     });
     const started = await createRun(
       { prisma, queue: inlineJudgeQueue(withUrls), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: "hallucination", endpointId, inputMode: "video-file" },
     );
-    expect((await getRunStatus(prisma, owner, started.id)).steps).toMatchObject({ total: 10, done: 10, failed: 0 });
+    expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, started.id), started.id)).steps).toMatchObject({
+      total: 10,
+      done: 10,
+      failed: 0,
+    });
     // Two whole-video steps, one of them retried: three URLs, each its own, each naming this video and run.
     expect(urls).toHaveLength(3);
     expect(new Set(urls).size).toBe(3);

@@ -4,13 +4,15 @@ import { prisma } from "../../db/prisma";
 import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
 import { makeUser } from "../../../testkit/testing/fixtures";
 import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
-import { createEndpoint } from "../endpoints";
+import { createEndpoint } from "../endpoints/endpoints";
 
 import { NO_PROMPT_REASON } from "../../tasks/hallucination/pipeline";
-import { createRun, getRunStatus } from "../runs";
+import { createRun, getRunStatus } from "../runs/runs";
 import { judgeVideo, type JudgeDeps } from "./judge-video";
 import { inlineJudgeQueue, testJudgeDeps } from "../../../testkit/testing/judge-deps";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { projectAccess } from "../../authz/permissions";
+import { accessOfRun, accessOfVideo } from "../../../testkit/testing/record-access";
 
 let stub: StubServer;
 let owner: Actor;
@@ -43,7 +45,7 @@ async function setup(
     prompt: options.prompt,
     allBlack: options.allBlack,
   });
-  const endpoint = await createEndpoint(prisma, owner, projectId, {
+  const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
     name: "stub",
     baseUrl: stub.baseURL,
     model: "stub-vision",
@@ -62,11 +64,15 @@ async function setup(
   return { projectId, videoIds, endpointId: endpoint.id };
 }
 
-const run = (projectId: string, endpointId: string) =>
-  createRun({ prisma, queue: inlineQueue, pipelines: builtInCatalogue().pipelines }, owner, projectId, {
-    pipeline: "hallucination",
-    endpointId,
-  });
+const run = async (projectId: string, endpointId: string) =>
+  createRun(
+    { prisma, queue: inlineQueue, pipelines: builtInCatalogue().pipelines },
+    await projectAccess(prisma, owner, projectId, "runs.manage"),
+    {
+      pipeline: "hallucination",
+      endpointId,
+    },
+  );
 const step = (runId: string, stepId: string, scopeIndex = 0, videoId?: string) =>
   prisma.stepResult.findFirstOrThrow({
     where: { runId, stepId, scopeIndex, ...(videoId ? { videoId } : {}) },
@@ -77,7 +83,7 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
   it("runs every step of two videos, stores scores and aggregates, and an identical re-run makes no calls", async () => {
     const { projectId, videoIds, endpointId } = await setup({ videos: 2, keyFrames: 2 });
     const first = await run(projectId, endpointId);
-    const status = await getRunStatus(prisma, owner, first.id);
+    const status = await getRunStatus(prisma, await accessOfRun(prisma, owner, first.id), first.id);
     // Per video: 2 static KG + 2 dynamic KG + summary + inconsistency + 2 static + 2 dynamic hallucination.
     expect(status.steps).toMatchObject({ total: 20, done: 20, failed: 0, parse_failed: 0 });
     expect(status.status).toBe("done");
@@ -126,7 +132,7 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
 
     stub.reset();
     const second = await run(projectId, endpointId);
-    const again = await getRunStatus(prisma, owner, second.id);
+    const again = await getRunStatus(prisma, await accessOfRun(prisma, owner, second.id), second.id);
     expect(again.steps.done).toBe(20);
     expect(stub.requests).toHaveLength(0);
     expect(again.calls).toMatchObject({ total: 20, cached: 20 });
@@ -141,8 +147,7 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     // Queued nowhere: the video is judged here, with a windDown to watch.
     const created = await createRun(
       { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: "hallucination", endpointId },
     );
     // The summary answers slowly, so every other call has long gone out when the inconsistency step, the last, starts.
@@ -161,8 +166,7 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     const { projectId, videoIds, endpointId } = await setup({ keyFrames: 2 });
     const created = await createRun(
       { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: "hallucination", endpointId },
     );
     const job = { runId: created.id, videoId: videoIds[0]! };
@@ -180,16 +184,15 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     expect(second).toBe("done");
     // 10 steps with 2 key frames, each call sent by one attempt only.
     expect(stub.requests).toHaveLength(10);
-    expect((await getRunStatus(prisma, owner, created.id)).status).toBe("done");
+    expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, created.id), created.id)).status).toBe("done");
   });
 
   it("says once that the video is set up, when its first steps have looked up their answers and before their calls go out", async () => {
     const { projectId, videoIds, endpointId } = await setup({ keyFrames: 2 });
-    const run = () =>
+    const run = async () =>
       createRun(
         { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "runs.manage"),
         {
           pipeline: "hallucination",
           endpointId,
@@ -235,7 +238,7 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
       match: "Identify objects in the foreground",
     });
     const { id } = await run(projectId, endpointId);
-    const status = await getRunStatus(prisma, owner, id);
+    const status = await getRunStatus(prisma, await accessOfRun(prisma, owner, id), id);
     expect(status.steps).toMatchObject({ total: 6, done: 6, failed: 0 });
     expect(stub.requests).toHaveLength(6);
     const kg = await step(id, "static_kg");
@@ -253,7 +256,7 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     stub.addFault({ fault: { kind: "truncated" }, match: "generate a brief and accurate description" });
     stub.addFault({ fault: { kind: "prose" }, match: "compare the inconsistency" });
     const { id } = await run(projectId, endpointId);
-    const status = await getRunStatus(prisma, owner, id);
+    const status = await getRunStatus(prisma, await accessOfRun(prisma, owner, id), id);
     expect(status.steps).toMatchObject({ total: 6, done: 6 });
     // malformed HTTP body: retried by the client, no repair needed
     expect((await step(id, "static_kg")).calls).toHaveLength(1);
@@ -325,7 +328,10 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     stub.addFault({ fault: { kind: "status", status: 500 }, match: "Identify the changes or consistencies" });
     stub.addFault({ fault: { kind: "hang" }, match: "compare the inconsistency" });
     const { id } = await run(projectId, endpointId);
-    expect((await getRunStatus(prisma, owner, id)).steps).toMatchObject({ total: 6, done: 6 });
+    expect((await getRunStatus(prisma, await accessOfRun(prisma, owner, id), id)).steps).toMatchObject({
+      total: 6,
+      done: 6,
+    });
     expect(sleeps).toContain(7000);
     expect(
       stub.requests
@@ -342,7 +348,7 @@ describe("the hallucination pipeline against the stub LLM over HTTP", () => {
     const inconsistency = await step(id, "inconsistency");
     expect(inconsistency.status).toBe("failed");
     expect(inconsistency.error).toMatch(/503/);
-    const status = await getRunStatus(prisma, owner, id);
+    const status = await getRunStatus(prisma, await accessOfRun(prisma, owner, id), id);
     expect(status.steps.failed).toBe(1);
     expect(status.calls.errors).toBe(1);
     expect(status.status).toBe("done");
@@ -496,8 +502,7 @@ describe("step errors", () => {
         queue: { enqueue: async (jobs) => void queued.push(...jobs) },
         pipelines: builtInCatalogue().pipelines,
       },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       {
         pipeline: "hallucination",
         endpointId,
@@ -516,10 +521,15 @@ describe("step errors", () => {
     expect(logged.join("\n")).toContain("judge-video.ts:312:7");
     expect(logged.join("\n")).toMatch(/\n\s+at /);
     // The API every member reads gives the same short message.
-    const { videoScores } = await import("../runs");
+    const { videoScores } = await import("../runs/runs");
     const viewer = await makeUser();
     await prisma.projectMember.create({ data: { projectId, userId: viewer.userId, role: "viewer" } });
-    const seen = await videoScores(prisma, viewer, queued[0]!.videoId, id);
+    const seen = await videoScores(
+      prisma,
+      await accessOfVideo(prisma, viewer, queued[0]!.videoId),
+      queued[0]!.videoId,
+      id,
+    );
     expect(seen.steps.find((s) => s.stepId === "static_kg")!.error).toBe(staticKg.error);
   });
 
@@ -537,10 +547,10 @@ describe("step errors", () => {
     );
     expect(staticKg.calls[0]!.errorExcerpt).toMatch(/Invalid image_url: unsupported MIME type/);
 
-    const { inspectRunVideo } = await import("../call-inspector");
+    const { inspectRunVideo } = await import("../calls/call-inspector");
     const videoId = staticKg.videoId;
     const excerptsFor = async (actor: Actor) =>
-      (await inspectRunVideo(prisma, actor, projectId, id, videoId)).steps
+      (await inspectRunVideo(prisma, await projectAccess(prisma, actor, projectId, "project.view"), id, videoId)).steps
         .flatMap((s) => s.calls.map((c) => c.errorExcerpt))
         .filter((e) => e !== null);
     expect(await excerptsFor(owner)).toEqual([expect.stringMatching(/unsupported MIME type/)]);
@@ -584,7 +594,7 @@ describe("a video without a prompt", () => {
     );
     expect(stub.requests.some((r) => r.text.includes('depicts ""'))).toBe(false);
 
-    const status = await getRunStatus(prisma, owner, id);
+    const status = await getRunStatus(prisma, await accessOfRun(prisma, owner, id), id);
     expect(status).toMatchObject({ status: "done", steps: { total: 10, done: 5, skipped: 5, failed: 0 } });
     const runVideo = await prisma.runVideo.findFirstOrThrow({ where: { runId: id, videoId: videoIds[0] } });
     expect(runVideo.status).toBe("done");
@@ -619,8 +629,7 @@ describe("cancelling a run", () => {
           queue: { enqueue: async (jobs) => void queued.push(...jobs) },
           pipelines: builtInCatalogue().pipelines,
         },
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "runs.manage"),
         {
           pipeline: "hallucination",
           endpointId,
@@ -628,12 +637,12 @@ describe("cancelling a run", () => {
       );
       const working = judgeVideo(deps, queued[0]!);
       while (slow.requests.length < 2) await new Promise((r) => setTimeout(r, 20));
-      const { cancelRun } = await import("../runs");
-      await cancelRun(prisma, owner, id);
+      const { cancelRun } = await import("../runs/runs");
+      await cancelRun(prisma, await accessOfRun(prisma, owner, id, "runs.manage"), id);
       expect(await working).toBe("cancelled");
       const callsAtCancel = slow.requests.length;
 
-      const status = await getRunStatus(prisma, owner, id);
+      const status = await getRunStatus(prisma, await accessOfRun(prisma, owner, id), id);
       expect(status.status).toBe("cancelled");
       expect(status.steps.cancelled).toBeGreaterThan(0);
       expect(status.steps.pending + status.steps.running).toBe(0);

@@ -1,32 +1,25 @@
 import type { StepStatus } from "../../generated/prisma/client";
-import type { ChatImage } from "../llm-client";
-import { keyFramesAndClusters } from "../frame-scopes";
-import { withPromptVersions } from "../template-source";
-import { pipelineOfRun } from "../../rubrics/run-pipeline";
+import type { ChatImage } from "../calls/llm-client";
+import { keyFramesAndClusters } from "../media/frame-scopes";
+import { withPromptVersions } from "../prompts/template-source";
+import { pipelineOfRun } from "../../task-modules/task-catalogue";
 import { frameLimitOf } from "./video-media";
 import { executeStep, type StepWork } from "./execute-step";
 import type { EndpointConfig, JudgeDeps } from "./judge-deps";
-import {
-  planSteps,
-  templateIdOf,
-  type PipelineDefinition,
-  type StepDefinition,
-  type StepOutputs,
-  type VideoContext,
-} from "./pipeline";
+import { planSteps, templateIdOf } from "./pipeline";
+import type { PipelineDefinition, StepDefinition, StepOutputs, VideoContext } from "../../task-modules/pipeline-types";
 import { cancelPending, runWatch, type RunWatch } from "./run-watch";
 import { announce, anyoneWants, type ClosedRun } from "./judge-events";
 import { judgeStoreFor, type JobRow, type JudgeStore, type RunSampling, type StepRow } from "./step-store";
 import { stepKeys, Writes } from "./writes";
 
 export type { EndpointConfig, JudgeDeps } from "./judge-deps";
-export { largerMaxTokens } from "./recovery";
 
 const TERMINAL: StepStatus[] = ["done", "failed", "parse_failed", "skipped", "cancelled"];
 const key = (stepId: string, scopeIndex: number) => `${stepId}#${scopeIndex}`;
 
 type Job = { runId: string; videoId: string };
-/** What the video tells its job (lib/judge/job-taker.ts); see judgeVideo. */
+/** What the video tells its job (lib/judge/workers/job-taker.ts); see judgeVideo. */
 type Taken = { ready?(): void; windDown?(): void; superseded?: AbortSignal };
 
 /** One video of one run, set up: its pipeline, context, step rows, and what its steps share. */
@@ -63,7 +56,7 @@ export async function judgeVideo(
   /** The job's own log, in place of deps.log for this video's lines (a worker's names the job). */
   jobLog?: (line: string) => void,
   /**
-   * What the video tells its job (lib/judge/job-taker.ts): `ready` once it is set up (a first step has looked up its
+   * What the video tells its job (lib/judge/workers/job-taker.ts): `ready` once it is set up (a first step has looked up its
    * answer, or ended), `windDown` once every step it will start has started and only their ends are left.
    */
   taken?: Taken,
@@ -177,7 +170,7 @@ async function openVideo(
 /**
  * Starts each pending step once its inputs are done (skips it when one ended otherwise, or when the video cannot
  * have it) until no step is left to start or run; "cancelled" when the run was cancelled meanwhile; "superseded" when
- * the job was handed out again (lib/judge/job-taker.ts), once the steps already sent have ended: the new attempt
+ * the job was handed out again (lib/judge/workers/job-taker.ts), once the steps already sent have ended: the new attempt
  * judges the rest, so no step is sent by both.
  */
 async function runSteps(

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { LlmError } from "../llm-client";
+import { LlmError } from "../calls/llm-client";
 import type { TaskDeclaration } from "../../task-modules/task-declaration";
 import type { Answer } from "./answer";
 import type { BuiltRequest } from "./build-request";
 import { responseCacheKey } from "./cache-key";
-import type { StepDefinition } from "./pipeline";
+import type { StepDefinition } from "../../task-modules/pipeline-types";
 import { nextMove, type Asked, type RecoveryPlan } from "./recovery";
 
 // The recovery loop's one decision, read from the answers so far: ask again (longer, or a repair), end, or fail.

@@ -5,15 +5,21 @@
  * that fails its schema gets one repair request carrying the validation error; otherwise the step ends, done or
  * parse_failed, or fails.
  */
-import { DEFAULT_RETRY_POLICY, LlmError, type ChatRequest, type ChatResult, type RetryPolicy } from "../llm-client";
-import { parseStructuredOutput, type StructuredOutput } from "../parse-llm-output";
-import { expectedScore } from "../expected-score";
+import {
+  DEFAULT_RETRY_POLICY,
+  LlmError,
+  type ChatRequest,
+  type ChatResult,
+  type RetryPolicy,
+} from "../calls/llm-client";
+import { parseStructuredOutput, type StructuredOutput } from "../calls/parse-llm-output";
+import { expectedScore } from "../calls/expected-score";
 import { targetIdOfCategory, type TaskDeclaration } from "../../task-modules/task-declaration";
 import { responseCacheKey } from "./cache-key";
 import { answer, type Answer, type Answered, type EndpointCall, type StepStart } from "./answer";
 import type { BatchFrames, BuiltRequest } from "./build-request";
 import type { EndpointConfig, JudgeDeps } from "./judge-deps";
-import type { RawAnswer, ScoreValue, StepDefinition, StepInput } from "./pipeline";
+import type { RawAnswer, ScoreValue, StepDefinition, StepInput } from "../../task-modules/pipeline-types";
 import type { CacheRow, CallRow, JudgeStore, StepFinish } from "./step-store";
 import type { Writes } from "./writes";
 
@@ -57,6 +63,8 @@ export interface RecoveryPlan {
   task: TaskDeclaration;
   /** How failed attempts are sent again: the policy, and the jitter's source. */
   retry?: { policy?: RetryPolicy; random?: () => number };
+  /** Why the plan's own request is sent, when it is not the step's first: a repair its caller asks for itself. */
+  firstWhy?: AskReason;
 }
 
 /**
@@ -74,7 +82,12 @@ export async function recover(
   const { calls, earlier } = progress;
   const sleep = deps.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const asked: Asked[] = [];
-  let ask: Ask = { why: "first", request: built.request, cacheKey: built.cacheKey, batch: built.batch };
+  let ask: Ask = {
+    why: plan.firstWhy ?? "first",
+    request: built.request,
+    cacheKey: built.cacheKey,
+    batch: built.batch,
+  };
   // The request going to the endpoint, and how many of its attempts went out.
   let call: EndpointCall | null = null;
   let attempts = 0;

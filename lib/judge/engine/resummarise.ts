@@ -5,8 +5,8 @@
  * tuning a run's settings on stored answers (lib/alignment) cannot drift from what a run with those settings stores.
  */
 import type { PrismaClient } from "../../generated/prisma/client";
-import { keyFramesAndClusters } from "../frame-scopes";
-import type { PipelineDefinition, ScoreRow, StepOutputs, VideoContext } from "./pipeline";
+import { keyFramesAndClusters } from "../media/frame-scopes";
+import type { PipelineDefinition, ScoreRow, StepOutputs, VideoContext } from "../../task-modules/pipeline-types";
 import { loadVideoJob } from "./step-store";
 
 /** One video of a run as its summary reads it: the context (without settings), the done steps' scores and outputs. */

@@ -5,7 +5,7 @@
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { EndpointConfig, JudgeDeps } from "./judge-deps";
-import { stopWhenOverBudget } from "../run-budget";
+import { stopWhenOverBudget } from "../runs/run-budget";
 
 /** How fresh a worker's view of a run's status (cancelled or not) and of its endpoint's settings is. */
 const RUN_STATUS_MAX_AGE_MS = 500;
@@ -54,7 +54,7 @@ export function runWatch(deps: Pick<JudgeDeps, "prisma" | "endpointConfig">, run
   return {
     saw(status: string) {
       v.status.at = Date.now();
-      // Not sticky: a run stopped by its budget is judged again once its budget is raised (lib/judge/run-budget.ts).
+      // Not sticky: a run stopped by its budget is judged again once its budget is raised (lib/judge/runs/run-budget.ts).
       v.status.cancelled = status === "cancelled";
     },
     lookAgain() {
@@ -74,7 +74,7 @@ export function runWatch(deps: Pick<JudgeDeps, "prisma" | "endpointConfig">, run
         .finally(() => (v.status.reading = null));
       return v.status.reading;
     },
-    /** Whether the run's calls reserve their cost against a budget before they are sent (lib/judge/run-budget.ts). */
+    /** Whether the run's calls reserve their cost against a budget before they are sent (lib/judge/runs/run-budget.ts). */
     budgeted(): Promise<boolean> {
       v.budgeted ??= deps.prisma.judgeRun
         .findUnique({ where: { id: runId }, select: { budgetUsd: true } })

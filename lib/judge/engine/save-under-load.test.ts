@@ -16,11 +16,12 @@ import { makeUser } from "../../../testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../../testkit/testing/judge-deps";
 import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
 import { questionSetBytes, smallQuestionSet } from "../../../testkit/tasks/qa/qa-fixtures";
-import { createEndpoint } from "../endpoints";
-import { createRunSchema } from "../endpoints.validation";
+import { createEndpoint } from "../endpoints/endpoints";
+import { createRunSchema } from "../runs/run-input.validation";
 
-import { createRun } from "../runs";
+import { createRun } from "../runs/runs";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { projectAccess } from "../../authz/permissions";
 
 let stub: StubServer;
 let owner: Actor;
@@ -75,11 +76,11 @@ describe("saving a finished step", () => {
       uniformFrames: 8,
     });
     await prisma.video.updateMany({ where: { id: { in: videoIds } }, data: { width: 128, height: 96 } });
-    const set = await importQuestionSet(prisma, owner, projectId, {
+    const set = await importQuestionSet(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
       fileName: "q.jsonl",
       bytes: questionSetBytes(smallQuestionSet().slice(0, 1)),
     });
-    const endpoint = await createEndpoint(prisma, owner, projectId, {
+    const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
       name: "stub",
       baseUrl: stub.baseURL,
       model: `stub-vision-${projectId.slice(-8)}`,
@@ -97,8 +98,7 @@ describe("saving a finished step", () => {
     const deps = testJudgeDeps({ prisma: busy.client });
     const run = await createRun(
       { prisma, queue: inlineJudgeQueue(deps), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({ pipeline: "qa", endpointId: endpoint.id, questionSetId: set.set.id }),
     );
     const steps = await prisma.stepResult.findMany({

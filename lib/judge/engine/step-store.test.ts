@@ -5,17 +5,19 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import { PrismaClient } from "../../generated/prisma/client";
 import { makeUser } from "../../../testkit/testing/fixtures";
 import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
-import { createEndpoint } from "../endpoints";
+import { createEndpoint } from "../endpoints/endpoints";
 
-import { createRun } from "../runs";
-import { JudgeStore, planVideoSteps, planVideosSteps, type CallRow, type StepFinish } from "./step-store";
+import { createRun } from "../runs/runs";
+import { JudgeStore, type CallRow, type StepFinish } from "./step-store";
+import { planVideosSteps } from "./video-jobs";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { projectAccess } from "../../authz/permissions";
 
 /** A queued hallucination run of `videoCount` new videos with one key frame each: its jobs, as a worker takes them. */
 async function queuedRun(videoCount: number) {
   const owner = await makeUser();
   const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount, keyFrames: 1 });
-  const endpoint = await createEndpoint(prisma, owner, projectId, {
+  const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
     name: "stub",
     baseUrl: "http://127.0.0.1:9/v1",
     model: "stub-vision",
@@ -36,8 +38,7 @@ async function queuedRun(videoCount: number) {
       queue: { enqueue: async (queued) => void jobs.push(...queued) },
       pipelines: builtInCatalogue().pipelines,
     },
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "runs.manage"),
     {
       pipeline: "hallucination",
       endpointId: endpoint.id,
@@ -49,16 +50,20 @@ async function queuedRun(videoCount: number) {
 /** A queued run of one video with its planned steps, as a worker finds it. */
 async function plannedVideo(db: PrismaClient = prisma) {
   const job = (await queuedRun(1))[0]!;
-  const steps = await planVideoSteps(
+  const [steps] = await planVideosSteps(
     db,
-    job,
     [
-      { stepId: "inconsistency", scopeIndex: 0, itemId: "", templateId: "hallucination/inconsistency" },
-      { stepId: "video_summary", scopeIndex: 0, itemId: "", templateId: "hallucination/video-summary" },
+      {
+        job,
+        planned: [
+          { stepId: "inconsistency", scopeIndex: 0, itemId: "", templateId: "hallucination/inconsistency" },
+          { stepId: "video_summary", scopeIndex: 0, itemId: "", templateId: "hallucination/video-summary" },
+        ],
+      },
     ],
     new Date(),
   );
-  return { job, steps };
+  return { job, steps: steps! };
 }
 
 const finished = (

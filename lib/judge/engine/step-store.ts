@@ -1,9 +1,9 @@
-import type { TokenLogprob } from "../llm-client";
-import type { CallSaw } from "../call-record";
+import type { TokenLogprob } from "../calls/llm-client";
+import type { CallSaw } from "../calls/call-record";
 import { randomUUID } from "node:crypto";
 import type { PrismaClient, StepStatus } from "../../generated/prisma/client";
-import type { ScoreValue } from "./pipeline";
-import { TickBatcher } from "../tick-batcher";
+import type { ScoreValue } from "../../task-modules/pipeline-types";
+import { TickBatcher } from "../workers/tick-batcher";
 import { directRows } from "../../db/direct-sql";
 import {
   loadVideoJobs,
@@ -31,8 +31,6 @@ import {
 
 export {
   loadVideoJob,
-  planVideoSteps,
-  planVideosSteps,
   type JobRow,
   type PlannedStep,
   type PromptVersionRef,
@@ -71,7 +69,7 @@ export interface CallRow {
   usageKnown?: boolean;
   /** The model's reasoning, kept apart from the answer. */
   reasoning?: string | null;
-  /** The model the answer named (lib/judge/llm-client.ts ChatResult.reportedModel). */
+  /** The model the answer named (lib/judge/calls/llm-client.ts ChatResult.reportedModel). */
   reportedModel?: string | null;
   runId: string;
   stepResultId: string;
@@ -95,7 +93,7 @@ export interface CallRow {
   latencyMs: number;
   /** Attempts after the first (backoff on 429, 5xx, timeouts). */
   retries: number;
-  /** What the request showed the judge (lib/judge/call-record.ts); kept from the "sent" row when its outcome updates it. */
+  /** What the request showed the judge (lib/judge/calls/call-record.ts); kept from the "sent" row when its outcome updates it. */
   saw?: CallSaw | null;
   /** The request body's size in bytes as sent; 0 for an answer from the cache (nothing was sent). */
   bytesSent?: number;
@@ -181,7 +179,7 @@ export class JudgeStore {
     return this.jobs.ask(job);
   }
 
-  /** A video's step rows (planVideoSteps, at the time the batch goes out), planned with those of every other video asking in the same tick. */
+  /** A video's step rows (planVideosSteps, at the time the batch goes out), planned with those of every other video asking in the same tick. */
   planSteps(job: VideoJobKey, planned: PlannedStep[]): Promise<StepRow[]> {
     return this.plans.ask({ job, planned });
   }

@@ -11,15 +11,18 @@ import { prisma } from "../../db/prisma";
 import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
 import { makeUser } from "../../../testkit/testing/fixtures";
 import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
-import { createEndpoint } from "../endpoints";
+import { createEndpoint } from "../endpoints/endpoints";
 
-import { createRun, getRunStatus } from "../runs";
-import type { TemplateSource } from "../template-source";
-import { declarationProblems, type TaskDeclaration } from "../../task-modules/task-declaration";
-import type { PipelineDefinition, RegisteredPipeline, StepInput } from "./pipeline";
+import { createRun, getRunStatus } from "../runs/runs";
+import type { TemplateSource } from "../prompts/template-source";
+import type { TaskDeclaration } from "../../task-modules/task-declaration";
+import { declarationProblems } from "../../../testkit/testing/declaration-problems";
+import type { PipelineDefinition, RegisteredPipeline, StepInput } from "../../task-modules/pipeline-types";
 import { inlineJudgeQueue, testJudgeDeps } from "../../../testkit/testing/judge-deps";
 import { provideCataloguesWith } from "../../../testkit/testing/provide-catalogues";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { projectAccess } from "../../authz/permissions";
+import { accessOfRun } from "../../../testkit/testing/record-access";
 
 const TOY_TEMPLATE = "Toy judge. Say anything about this item: {{text}}";
 
@@ -208,7 +211,7 @@ describe("a toy item pipeline on the engine", () => {
         },
       });
     }
-    const endpoint = await createEndpoint(prisma, owner, projectId, {
+    const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
       name: "stub",
       baseUrl: stub.baseURL,
       model: "stub-vision",
@@ -225,8 +228,7 @@ describe("a toy item pipeline on the engine", () => {
 
     const created = await createRun(
       { prisma, queue: inlineQueue, pipelines: { toy_items: toyPipeline } },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       {
         pipeline: "toy_items" as "hallucination",
         endpointId: endpoint.id,
@@ -255,7 +257,7 @@ describe("a toy item pipeline on the engine", () => {
       ].sort(),
     );
 
-    const status = await getRunStatus(prisma, owner, created.id);
+    const status = await getRunStatus(prisma, await accessOfRun(prisma, owner, created.id), created.id);
     expect(status).toMatchObject({ status: "done", steps: { total: 6, done: 6 }, calls: { total: 3 } });
     // The LLM saw the uniform set's 2 frames, not the key-frame set's 1.
     expect(stub.requests.map((r) => r.imageCount)).toEqual([2, 2, 2]);
@@ -334,11 +336,10 @@ describe("a toy item pipeline on the engine", () => {
     const endpoint = await prisma.judgeEndpoint.create({
       data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
     });
-    const start = (input: { itemSetId?: string }) =>
+    const start = async (input: { itemSetId?: string }) =>
       createRun(
         { prisma, queue: { enqueue: async () => {} }, pipelines: { toy_items: toyPipeline } },
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "runs.manage"),
         {
           pipeline: "toy_items" as "hallucination",
           endpointId: endpoint.id,
@@ -372,8 +373,7 @@ describe("frame-set requirements", () => {
 
     const run = await createRun(
       { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: "hallucination", endpointId: endpoint.id },
     );
     expect(run).toMatchObject({ videos: 2, withoutFrames: [{ id: third.videoIds[0] }], withoutFramesCount: 1 });
@@ -422,7 +422,7 @@ describe("cache salts and frame sets of any mode", () => {
       keyFrames: 1,
       uniformFrames: 4,
     });
-    const endpoint = await createEndpoint(prisma, owner, projectId, {
+    const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
       name: "stub",
       baseUrl: stub.baseURL,
       model: `stub-salts-${projectId.slice(-8)}`,
@@ -443,14 +443,15 @@ describe("cache salts and frame sets of any mode", () => {
     const saltDeps = testJudgeDeps({ templates });
     const run = await createRun(
       { prisma, queue: inlineJudgeQueue(saltDeps), pipelines: { toy_salts: saltPipeline } },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       {
         pipeline: "toy_salts" as "hallucination",
         endpointId: endpoint.id,
       },
     );
-    expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({ status: "done" });
+    expect(await getRunStatus(prisma, await accessOfRun(prisma, owner, run.id), run.id)).toMatchObject({
+      status: "done",
+    });
     const steps = await prisma.stepResult.findMany({ where: { runId: run.id }, include: { calls: true } });
     const cached = Object.fromEntries(steps.map((s) => [s.stepId, s.calls.map((c) => c.cached)]));
     expect(cached).toEqual({ salted_1: [false], salted_2: [false], plain_1: [false], plain_2: [true] });

@@ -5,10 +5,10 @@
  * Every statement here may run twice (lib/db/reconnecting-adapter.ts): planning leaves the same rows the second time.
  */
 import type { Prisma, PrismaClient, StepStatus } from "../../generated/prisma/client";
-import type { ClipRef, FrameRef, ItemRef, ScoreValue } from "./pipeline";
+import type { ClipRef, FrameRef, ItemRef, ScoreValue } from "../../task-modules/pipeline-types";
 import { inputModeOf, type InputMode } from "../input-modes";
 import { directRows } from "../../db/direct-sql";
-import type { FrameTimes } from "../../spans/frame-times";
+import type { FrameTimes } from "../../frames/frame-times";
 
 /** A prompt version the run renders instead of the shipped template (see lib/prompt-versions). */
 export interface PromptVersionRef {
@@ -185,20 +185,6 @@ export interface StepRow {
   scores: ScoreValue[];
 }
 
-/**
- * In one statement: creates the step rows the video is missing, puts back to `pending` the steps a
- * dead worker left `running`, marks the video (and a queued run) running, and returns every step
- * row of the video, finished ones with their scores, in plan order.
- */
-export async function planVideoSteps(
-  prisma: PrismaClient,
-  job: VideoJobKey,
-  planned: PlannedStep[],
-  now: Date,
-): Promise<StepRow[]> {
-  return (await planVideosSteps(prisma, [{ job, planned }], now))[0]!;
-}
-
 // How the engine's batched statements find their rows. The planner takes any jsonb_to_recordset for 100 rows, and a
 // run started since the tables were last analyzed has no statistics of its own, so a join of a batch with
 // step_result, run_video or run_metric was planned as a hash join over a scan of the whole table: every batch of
@@ -207,7 +193,11 @@ export async function planVideoSteps(
 // primary key, or one probe per video (`CROSS JOIN LATERAL (… OFFSET 0)`, which the planner keeps as a loop of
 // index look-ups on the unique (runId, videoId, …) keys).
 
-/** Several videos' planVideoSteps in one statement: each video's step rows in its plan order, in the order asked. */
+/**
+ * In one statement, for several videos: creates the step rows each video is missing, puts back to `pending` the steps
+ * a dead worker left `running`, marks the videos (and a queued run) running, and returns each video's step rows,
+ * finished ones with their scores, in its plan order, the videos in the order asked.
+ */
 export async function planVideosSteps(
   prisma: PrismaClient,
   videos: readonly { job: VideoJobKey; planned: PlannedStep[] }[],
@@ -238,7 +228,7 @@ export async function planVideosSteps(
     ), lost AS (
       -- Calls a dead worker sent and never stored the answer of: paid, unanswered. Only one job of a video
       -- runs at a time, so every call still "sent" here belongs to an attempt that is gone. Their tokens and
-      -- cost were estimated when they were sent (lib/judge/lost-calls.ts).
+      -- cost were estimated when they were sent (lib/judge/calls/lost-calls.ts).
       UPDATE llm_call c SET status = 'lost'
       WHERE c.id = ANY(ARRAY(
         SELECT l.id FROM jobs j CROSS JOIN LATERAL (

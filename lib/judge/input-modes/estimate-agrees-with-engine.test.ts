@@ -13,12 +13,13 @@ import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures
 import { inlineJudgeQueue, testJudgeDeps } from "../../../testkit/testing/judge-deps";
 import { createStubEndpoint } from "../../../testkit/testing/stub-endpoint";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
-import { createRunSchema } from "../endpoints.validation";
-import { createRun, dryRun } from "../runs";
-import type { RunEstimate } from "../cost-estimate";
-import { sentShapeSchema, storedSaw } from "../call-record";
-import { PROBE_CLIP } from "../probe-assets/probe-clip";
+import { createRunSchema } from "../runs/run-input.validation";
+import { createRun, dryRun } from "../runs/runs";
+import type { RunEstimate } from "../runs/cost-estimate";
+import { sentShapeSchema, storedSaw } from "../calls/call-record";
+import { PROBE_CLIP } from "../endpoints/probe-assets/probe-clip";
 import { INPUT_MODES, type InputMode } from ".";
+import { projectAccess } from "../../authz/permissions";
 
 let stub: StubServer;
 let owner: Actor;
@@ -139,20 +140,36 @@ describe("the estimate plans what the engine sends", () => {
         const body = { pipeline: "hallucination", endpointId, inputMode: mode };
         if (name === "the mode refused by the probe") {
           // Neither prices nor starts a run in a mode the endpoint refused.
-          await expect(dryRun(deps(), owner, projectId, parse({ ...body, dryRun: true }))).rejects.toMatchObject({
+          await expect(
+            dryRun(
+              deps(),
+              await projectAccess(prisma, owner, projectId, "runs.manage"),
+              parse({ ...body, dryRun: true }),
+            ),
+          ).rejects.toMatchObject({
             status: 400,
           });
-          await expect(createRun(deps(), owner, projectId, parse(body))).rejects.toMatchObject({ status: 400 });
+          await expect(
+            createRun(deps(), await projectAccess(prisma, owner, projectId, "runs.manage"), parse(body)),
+          ).rejects.toMatchObject({ status: 400 });
           expect(stub.requests).toHaveLength(0);
           return;
         }
-        const dry = (await dryRun(deps(), owner, projectId, parse({ ...body, dryRun: true }))) as {
+        const dry = (await dryRun(
+          deps(),
+          await projectAccess(prisma, owner, projectId, "runs.manage"),
+          parse({ ...body, dryRun: true }),
+        )) as {
           estimate: RunEstimate | null;
           estimateError: string | null;
         };
         expect(dry.estimateError).toBeNull();
         const estimate = dry.estimate!;
-        const run = (await createRun(deps(), owner, projectId, parse(body))) as { id: string };
+        const run = (await createRun(
+          deps(),
+          await projectAccess(prisma, owner, projectId, "runs.manage"),
+          parse(body),
+        )) as { id: string };
 
         const recorded = await recordedByStep(run.id);
         expect(new Map(estimate.steps.map((s) => [s.stepId, planned(s)]))).toEqual(recorded);

@@ -3,8 +3,8 @@
  * one grid picture of them all when they are more than the endpoint takes in one request. Every vision endpoint
  * takes it, and the video modes fall back to it for a step that cannot go as video.
  */
-import { imageLimitOf } from "../endpoint-capabilities";
-import { sawOfFrames } from "../call-record";
+import { imageLimitOf } from "../endpoints/endpoint-capabilities";
+import { sawOfFrames } from "../calls/call-record";
 import type { InputModeModule, MediaCost, MediaPlan, MediaPricing, SplitRequest } from "./media-plan";
 
 export function imagesPlan(request: Pick<SplitRequest, "own" | "examples">): MediaPlan {

@@ -1,14 +1,10 @@
 import { z } from "zod";
+import { INPUT_MODES, type InputMode } from "../../task-modules/input-mode";
 
-/**
- * How a judge call shows a video to the model. An endpoint has a mode (`JudgeEndpoint.inputMode`, found by its
- * probe and editable), and a run fixes one at its start (`JudgeRun.inputMode`, part of the response-cache key), so
- * the same call in two modes is two different calls.
- */
-export const INPUT_MODES = ["images", "video-frames", "video-file"] as const;
+/** The modes and their type are the pipeline contract's (lib/task-modules/input-mode.ts); the judge's pages and engine read them here. */
+export { INPUT_MODES, type InputMode };
 
 export const inputModeSchema = z.enum(INPUT_MODES);
-export type InputMode = z.infer<typeof inputModeSchema>;
 
 /** The mode of endpoints and runs that never chose one: one picture per frame works with every vision endpoint. */
 export const DEFAULT_INPUT_MODE: InputMode = "images";

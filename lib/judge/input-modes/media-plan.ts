@@ -4,11 +4,11 @@
  * estimate and the call replay call.
  */
 import type { InputMode } from ".";
-import type { ChatVideo } from "../llm-client";
-import type { CallSaw, ClipSampling, SentShape } from "../call-record";
-import type { EndpointCapabilities } from "../endpoint-capabilities";
-import type { FrameSize, ResolvedTokenRule } from "../token-rules";
-import type { ClipRef, FrameRef, StepInput, StepScope, VideoContext } from "../engine/pipeline";
+import type { ChatVideo } from "../calls/llm-client";
+import type { CallSaw, ClipSampling, SentShape } from "../calls/call-record";
+import type { EndpointCapabilities } from "../endpoints/endpoint-capabilities";
+import type { FrameSize, ResolvedTokenRule } from "../endpoints/token-rules";
+import type { ClipRef, FrameRef, StepInput, StepScope, VideoContext } from "../../task-modules/pipeline-types";
 
 /** What one request shows: the mode it uses, the frames in its video part or the clip, and the frames sent as images. */
 export interface MediaPlan {

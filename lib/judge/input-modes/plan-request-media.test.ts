@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { responseCacheKey } from "../engine/cache-key";
-import type { ClipRef, FrameRef } from "../engine/pipeline";
-import type { EndpointCapabilities } from "../endpoint-capabilities";
+import type { ClipRef, FrameRef } from "../../task-modules/pipeline-types";
+import type { EndpointCapabilities } from "../endpoints/endpoint-capabilities";
 import {
   frameLimitOf,
   planOfRecord,

@@ -5,8 +5,8 @@
  * request builder, the cost estimate, the call replay and the run's start all come here.
  */
 import { ValidationError } from "../../errors";
-import { capabilitiesOf, imageLimitOf, type EndpointCapabilities } from "../endpoint-capabilities";
-import type { ChatVideo } from "../llm-client";
+import { capabilitiesOf, imageLimitOf, type EndpointCapabilities } from "../endpoints/endpoint-capabilities";
+import type { ChatVideo } from "../calls/llm-client";
 import { inputModeOf, type InputMode } from ".";
 import { imagesMode } from "./images";
 import { videoFramesMode } from "./video-frames";
@@ -21,7 +21,7 @@ import type {
   RecordContext,
   RecordedCall,
 } from "./media-plan";
-import type { CallSaw } from "../call-record";
+import type { CallSaw } from "../calls/call-record";
 
 /** The module of one input mode. */
 function inputModeModule(mode: InputMode): InputModeModule {
@@ -59,7 +59,7 @@ export function requestVideoPart(plan: MediaPlan, read: MediaReads): Promise<Cha
   return inputModeModule(plan.mode).videoPart(plan, read);
 }
 
-/** What the planned request's call rows keep of what it showed (lib/judge/call-record.ts). */
+/** What the planned request's call rows keep of what it showed (lib/judge/calls/call-record.ts). */
 export function sawOfPlan(plan: MediaPlan, context: RecordContext): CallSaw {
   return inputModeModule(plan.mode).saw(plan, context);
 }

@@ -5,10 +5,10 @@
  * moments the step is not about. The clip goes as a data URL, or by a short-lived signed URL of the app when the
  * endpoint takes clips by URL only or the data URL would not fit the largest body its probe saw accepted.
  */
-import { sawOfClip } from "../call-record";
-import type { ChatVideo } from "../llm-client";
-import { clipDataUrlBytes, clipDataVideo, clipUrlVideo } from "../video-parts";
-import type { ClipRef, VideoContext } from "../engine/pipeline";
+import { sawOfClip } from "../calls/call-record";
+import type { ChatVideo } from "../calls/llm-client";
+import { clipDataUrlBytes, clipDataVideo, clipUrlVideo } from "../media/video-parts";
+import type { ClipRef, VideoContext } from "../../task-modules/pipeline-types";
 import { imagesPlan, picturesCost } from "./images";
 import { videoFramesMode, videoFramesPlan } from "./video-frames";
 import { mayGoAsVideo, type InputModeModule, type MediaPlan } from "./media-plan";

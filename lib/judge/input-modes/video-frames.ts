@@ -3,9 +3,9 @@
  * with their timing (../video-parts.ts), its template's example frames as images after it. A step of one frame, one
  * that asks for stills, a batch line, or more frames than the endpoint's probe saw one video part carry go as images.
  */
-import { videoFrameOf, sawOfFrames } from "../call-record";
-import type { EndpointCapabilities } from "../endpoint-capabilities";
-import { framesVideo } from "../video-parts";
+import { videoFrameOf, sawOfFrames } from "../calls/call-record";
+import type { EndpointCapabilities } from "../endpoints/endpoint-capabilities";
+import { framesVideo } from "../media/video-parts";
 import { imagesPlan, picturesCost } from "./images";
 import { mayGoAsVideo, type InputModeModule, type MediaPlan, type SplitRequest } from "./media-plan";
 

@@ -4,8 +4,8 @@
  * generator's videos alone (their spans, who looked at them, their frame counts), intervals included.
  */
 import { describe, expect, it } from "vitest";
-import { spanAgreementByGenerator, spanAgreementWithGenerators } from "./by-generator";
-import { spanAgreement } from "./span-agreement";
+import { spanAgreementWithGenerators } from "./by-generator";
+import { spanAgreement, spanAgreementByGenerator } from "../../../testkit/spans/span-agreement";
 import type { SpanAgreementInput, SpanAgreementRow, SpanRater } from "./types";
 
 /** mulberry32: a seeded uniform in [0, 1). */

@@ -12,8 +12,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { parseCsvTable } from "../../import/csv";
-import { spanAgreementByGenerator } from "./by-generator";
-import { spanAgreement } from "./span-agreement";
+import { spanAgreement, spanAgreementByGenerator } from "../../../testkit/spans/span-agreement";
 import { spanAgreementCsv } from "./span-agreement-csv";
 import type { SpanAgreementInput } from "./types";
 

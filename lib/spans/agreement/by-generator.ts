@@ -1,7 +1,7 @@
 /**
  * Span agreement per generator (the model that made each video, `video.model`): the same report over each generator's
  * videos alone, so a paper can say where a judge finds one generator's failures and misses another's. Each
- * generator's comparisons, matches and bootstrap intervals are those of spanAgreement over its videos only: a video's
+ * generator's comparisons, matches and bootstrap intervals are those of the agreement over its videos only: a video's
  * counts depend on its own spans alone, so the spans are matched once for the whole report and each generator's
  * report sums its videos' rows of that one matching. Pure.
  */
@@ -53,7 +53,7 @@ export function spanAgreementWithGenerators(
 }
 
 /** Each generator's report from the matching of every video; `whole` stands for the one generator's when there is one. */
-function byGeneratorOf(
+export function byGeneratorOf(
   matched: MatchedComparisons,
   input: SpanAgreementInput,
   generatorOf: ReadonlyMap<string, string | null>,
@@ -78,18 +78,4 @@ function byGeneratorOf(
     generators.length,
   );
   return generators.map((generator, i) => report(generator, agreementOfMatched(parts[i]!, options)));
-}
-
-/**
- * Span agreement of each generator's videos, generators in natural order (the videos without one last). `whole`, the
- * report over every video with the same options, is the one generator's when all the videos have one: it is not
- * computed twice.
- */
-export function spanAgreementByGenerator(
-  input: SpanAgreementInput,
-  generatorOf: ReadonlyMap<string, string | null>,
-  options: SpanAgreementOptions = {},
-  whole?: SpanAgreementResult,
-): SpanGeneratorAgreement[] {
-  return byGeneratorOf(matchComparisons(input), input, generatorOf, options, whole);
 }

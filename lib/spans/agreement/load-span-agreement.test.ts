@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor";
+import { projectAccess } from "../../authz/permissions";
 import { prisma } from "../../db/prisma";
 import { NotFoundError, ValidationError } from "../../errors";
 import { seedFinishedRun } from "../../../testkit/tasks/hallucination/agreement-fixtures";
@@ -95,9 +96,15 @@ const query = (q: Record<string, string> = {}) => ({ task: "hallucination", ...q
 
 describe("projectSpanAgreement", () => {
   it("compares the judge with each reviewer over the videos both looked at, never counting withdrawn spans", async () => {
-    const report = await projectSpanAgreement(prisma, viewer, projectId, query({ runId: r1 }), catalogue, {
-      iterations: 100,
-    });
+    const report = await projectSpanAgreement(
+      prisma,
+      await projectAccess(prisma, viewer, projectId, "export.read"),
+      query({ runId: r1 }),
+      catalogue,
+      {
+        iterations: 100,
+      },
+    );
     expect(report).toMatchObject({ task: "hallucination", runId: r1, label: null, videosLeftOut: 1 });
     expect(report.labels.map((l) => l.label)).toEqual([label]);
     const byKey = new Map(report.labels[0]!.comparisons.map((c) => [c.key, c]));
@@ -129,21 +136,48 @@ describe("projectSpanAgreement", () => {
   });
 
   it("gives one label the same numbers as the whole report, and refuses unknown tasks, labels and runs", async () => {
-    const whole = await projectSpanAgreement(prisma, viewer, projectId, query({ runId: r1 }), catalogue, {
-      iterations: 100,
-    });
-    const one = await projectSpanAgreement(prisma, viewer, projectId, query({ runId: r1, label }), catalogue, {
-      iterations: 100,
-    });
-    expect(one.labels).toEqual(whole.labels);
-    await expect(projectSpanAgreement(prisma, viewer, projectId, { task: "nope" }, catalogue)).rejects.toBeInstanceOf(
-      ValidationError,
+    const whole = await projectSpanAgreement(
+      prisma,
+      await projectAccess(prisma, viewer, projectId, "export.read"),
+      query({ runId: r1 }),
+      catalogue,
+      {
+        iterations: 100,
+      },
     );
+    const one = await projectSpanAgreement(
+      prisma,
+      await projectAccess(prisma, viewer, projectId, "export.read"),
+      query({ runId: r1, label }),
+      catalogue,
+      {
+        iterations: 100,
+      },
+    );
+    expect(one.labels).toEqual(whole.labels);
     await expect(
-      projectSpanAgreement(prisma, viewer, projectId, query({ label: "nope" }), catalogue),
+      projectSpanAgreement(
+        prisma,
+        await projectAccess(prisma, viewer, projectId, "export.read"),
+        { task: "nope" },
+        catalogue,
+      ),
     ).rejects.toBeInstanceOf(ValidationError);
     await expect(
-      projectSpanAgreement(prisma, viewer, projectId, query({ runId: otherRun }), catalogue),
+      projectSpanAgreement(
+        prisma,
+        await projectAccess(prisma, viewer, projectId, "export.read"),
+        query({ label: "nope" }),
+        catalogue,
+      ),
+    ).rejects.toBeInstanceOf(ValidationError);
+    await expect(
+      projectSpanAgreement(
+        prisma,
+        await projectAccess(prisma, viewer, projectId, "export.read"),
+        query({ runId: otherRun }),
+        catalogue,
+      ),
     ).rejects.toBeInstanceOf(NotFoundError);
   });
 
@@ -163,20 +197,42 @@ describe("projectSpanAgreement", () => {
       data: { queueId: queue.id, videoId: videoIds[1]!, position: 0 },
     });
     await prisma.reviewQueueAssignment.create({ data: { itemId: item.id, queueId: queue.id, reviewerId: bob.userId } });
-    const held = await projectSpanAgreement(prisma, bob, projectId, query(), catalogue, { iterations: 50 }).catch(
-      (e: unknown) => e,
-    );
+    const held = await projectSpanAgreement(
+      prisma,
+      await projectAccess(prisma, bob, projectId, "export.read"),
+      query(),
+      catalogue,
+      { iterations: 50 },
+    ).catch((e: unknown) => e);
     expect(held).toBeInstanceOf(WithheldError);
     expect((held as WithheldError).message).toContain('"blind spans" blind: 1 item left');
-    const open = await projectSpanAgreement(prisma, viewer, projectId, query(), catalogue, { iterations: 50 });
+    const open = await projectSpanAgreement(
+      prisma,
+      await projectAccess(prisma, viewer, projectId, "export.read"),
+      query(),
+      catalogue,
+      { iterations: 50 },
+    );
     await prisma.reviewQueueAssignment.update({
       where: { itemId_reviewerId: { itemId: item.id, reviewerId: bob.userId } },
       data: { status: "done", doneAt: new Date() },
     });
     // Bob's submitted item is a video he looked at: v1 joins his comparisons, for everyone alike.
-    const after = await projectSpanAgreement(prisma, bob, projectId, query(), catalogue, { iterations: 50 });
+    const after = await projectSpanAgreement(
+      prisma,
+      await projectAccess(prisma, bob, projectId, "export.read"),
+      query(),
+      catalogue,
+      { iterations: 50 },
+    );
     expect(after).toEqual(
-      await projectSpanAgreement(prisma, viewer, projectId, query(), catalogue, { iterations: 50 }),
+      await projectSpanAgreement(
+        prisma,
+        await projectAccess(prisma, viewer, projectId, "export.read"),
+        query(),
+        catalogue,
+        { iterations: 50 },
+      ),
     );
     expect(after).not.toEqual(open);
   });
@@ -217,7 +273,13 @@ describe("raters who looked and marked nothing", () => {
       data: { itemId: item.id, queueId: queue.id, reviewerId: carl.userId, status: "done", doneAt: new Date() },
     });
 
-    const report = await projectSpanAgreement(prisma, owner, framed.projectId, query(), catalogue, { iterations: 50 });
+    const report = await projectSpanAgreement(
+      prisma,
+      await projectAccess(prisma, owner, framed.projectId, "export.read"),
+      query(),
+      catalogue,
+      { iterations: 50 },
+    );
     expect(report.raters.map((r) => [r.id, r.kind]).sort()).toEqual(
       [
         [ann.userId, "reviewer"],

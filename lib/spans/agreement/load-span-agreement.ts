@@ -1,12 +1,12 @@
 /**
  * Span agreement of a project's task from PostgreSQL: every span of the scope that counts (never a page of them),
- * who looked at which video, and each video's frame count, handed to the pure spanAgreement. Withheld whole (409
+ * who looked at which video, and each video's frame count, handed to the pure spanAgreementWithGenerators. Withheld whole (409
  * `withheld`) while the caller reviews any of the scope's videos blind, as the agreement report is.
  */
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
-import { requireProjectAccess } from "../../authz/permissions";
+import type { ProjectAccess } from "../../authz/permissions";
 import { directRows } from "../../db/direct-sql";
 import { NotFoundError, ValidationError } from "../../errors";
 import { reviewerInfo, scopeRuns } from "../../agreement/load";
@@ -221,14 +221,12 @@ async function labelsOf(
   return [...declared.map((l) => ({ id: l.id, label: l.label })), ...others.map((id) => ({ id, label: id }))];
 }
 
-/** The scope of a request, after checking the caller may read it (`export.read`) and the run judges the task. */
-async function checkedScope(
+/** The scope of a request the caller may read (`export.read`), once the run is checked to judge the task. */
+export async function checkedScope(
   prisma: PrismaClient,
-  actor: Actor,
   projectId: string,
   query: Omit<SpanAgreementQuery, "format">,
 ): Promise<Scope> {
-  await requireProjectAccess(prisma, actor, projectId, "export.read");
   const scope: Scope = { projectId, task: query.task, runId: query.runId ?? null };
   if (scope.runId) {
     const run = await prisma.judgeRun.findFirst({ where: { id: scope.runId, projectId }, select: { pipeline: true } });
@@ -241,13 +239,13 @@ async function checkedScope(
 
 interface InputBesideSpans {
   label: string | null;
-  /** Everything spanAgreement reads but the spans. */
+  /** Everything span agreement reads but the spans. */
   base: Omit<SpanAgreementInput, "spans">;
   /** Each looked-at video's generator (`video.model`; null: none). */
   generators: ReadonlyMap<string, string | null>;
 }
 
-/** What spanAgreement reads besides the spans, from what the spans say; withheld while the caller reviews blind. */
+/** What span agreement reads besides the spans, from what the spans say; withheld while the caller reviews blind. */
 async function inputBesideSpans(
   prisma: PrismaClient,
   actor: Actor,
@@ -295,24 +293,18 @@ async function inputBesideSpans(
 const spansOfLabel = (spans: LoadedSpan[], label: string | null) =>
   label === null ? spans : spans.filter((s) => s.label === label);
 
-/** What spanAgreement reads for a task, loaded whole (every member may read it, `export.read`), or withheld while they review blind. */
-export async function loadSpanAgreementInput(
+/** What span agreement reads for a checked scope, loaded whole, or withheld while the caller reviews blind. */
+export async function scopedSpanAgreementInput(
   prisma: PrismaClient,
   actor: Actor,
-  projectId: string,
+  scope: Scope,
   query: Omit<SpanAgreementQuery, "format">,
   catalogue: SpanAgreementCatalogue,
-): Promise<{
-  scope: Scope;
-  label: string | null;
-  input: SpanAgreementInput;
-  /** Each looked-at video's generator (`video.model`; null: none). */
-  generators: ReadonlyMap<string, string | null>;
-}> {
-  const scope = await checkedScope(prisma, actor, projectId, query);
+): Promise<InputBesideSpans & { facts: SpanFacts; input: SpanAgreementInput }> {
   const all = await spanRows(prisma, scope);
-  const { label, base, generators } = await inputBesideSpans(prisma, actor, scope, query, catalogue, spanFacts(all));
-  return { scope, label, input: { ...base, spans: spansOfLabel(all, label) }, generators };
+  const facts = spanFacts(all);
+  const beside = await inputBesideSpans(prisma, actor, scope, query, catalogue, facts);
+  return { ...beside, facts, input: { ...beside.base, spans: spansOfLabel(all, beside.label) } };
 }
 
 interface KeptReport {
@@ -335,13 +327,13 @@ const keptReports = new KeptReports<KeptReport>(8);
  */
 export async function projectSpanAgreement(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"export.read">,
   query: Omit<SpanAgreementQuery, "format">,
   catalogue: SpanAgreementCatalogue,
   options: SpanAgreementOptions = {},
 ): Promise<SpanAgreementReport> {
-  const scope = await checkedScope(prisma, actor, projectId, query);
+  const { actor, projectId } = access;
+  const scope = await checkedScope(prisma, projectId, query);
   const key = keptReportKey(scope, query.label ?? null, options);
   // Read before the spans: a report is kept at a revision no later than its spans, so a write after it shows.
   const revision = await spanRevision(prisma, projectId);
@@ -357,10 +349,13 @@ export async function projectSpanAgreement(
         byGenerator: kept.byGenerator,
       };
   }
-  const all = await spanRows(prisma, scope);
-  const facts = spanFacts(all);
-  const { label, base, generators } = await inputBesideSpans(prisma, actor, scope, query, catalogue, facts);
-  const input: SpanAgreementInput = { ...base, spans: spansOfLabel(all, label) };
+  const { label, base, generators, facts, input } = await scopedSpanAgreementInput(
+    prisma,
+    actor,
+    scope,
+    query,
+    catalogue,
+  );
   const { whole, byGenerator } = spanAgreementWithGenerators(input, generators, options);
   keptReports.set(key, { revision, facts, digest: inputDigest(base, generators), result: whole, byGenerator });
   return { task: scope.task, runId: scope.runId, label, ...whole, byGenerator };

@@ -25,20 +25,6 @@ export interface AgreementSpan {
 /** What frame counting reads of a span. */
 export type FrameSpan = Pick<AgreementSpan, "startFrame" | "endFrame">;
 
-export interface MatchedPair {
-  reference: AgreementSpan;
-  prediction: AgreementSpan;
-  iou: number;
-}
-
-/** |A ∩ B| / |A ∪ B| in frames, both ends inclusive; 0 when they do not overlap. */
-export function temporalIou(a: AgreementSpan, b: AgreementSpan): number {
-  const inter = Math.min(a.endFrame, b.endFrame) - Math.max(a.startFrame, b.startFrame) + 1;
-  if (inter <= 0) return 0;
-  const union = a.endFrame - a.startFrame + 1 + (b.endFrame - b.startFrame + 1) - inter;
-  return inter / union;
-}
-
 const byId = (x: string, y: string) => (x < y ? -1 : x > y ? 1 : 0);
 
 /**
@@ -85,7 +71,7 @@ export class MatchScratch {
   ious: number[] = [];
   rs: number[] = [];
   ps: number[] = [];
-  /** The matched pairs of the last greedyMatchInto: reference index, prediction index, IoU. */
+  /** The matched pairs of the last greedyMatchColumns: reference index, prediction index, IoU. */
   matchR: number[] = [];
   matchP: number[] = [];
   matchIou: number[] = [];
@@ -166,7 +152,7 @@ export function greedyMatchColumns(
 }
 
 /** Two lists of spans as one table: the reference at 0..reference.length−1, the prediction after them. */
-function tableOf(reference: readonly FrameSpan[], prediction: readonly FrameSpan[]): SpanTable {
+export function tableOf(reference: readonly FrameSpan[], prediction: readonly FrameSpan[]): SpanTable {
   const spans = [...reference, ...prediction];
   return {
     start: spans.map((x) => x.startFrame),
@@ -174,29 +160,6 @@ function tableOf(reference: readonly FrameSpan[], prediction: readonly FrameSpan
     boxed: spans.map((x) => ((x as Partial<AgreementSpan>).boxes?.length ? 1 : 0)),
     spanOf: (i) => spans[i] as AgreementSpan,
   };
-}
-
-/** The greedy matching of two lists of spans into `s` (indices in each list); returns how many. */
-export function greedyMatchInto(
-  reference: readonly AgreementSpan[],
-  prediction: readonly AgreementSpan[],
-  s: MatchScratch,
-): number {
-  const r = reference.length;
-  const matched = greedyMatchColumns(tableOf(reference, prediction), 0, r, r, r + prediction.length, s);
-  for (let m = 0; m < matched; m++) s.matchP[m] = s.matchP[m]! - r;
-  return matched;
-}
-
-/** The one-to-one greedy matching of overlapping spans (see the module comment), in the order the pairs were taken. */
-export function greedyMatch(reference: readonly AgreementSpan[], prediction: readonly AgreementSpan[]): MatchedPair[] {
-  const s = new MatchScratch();
-  const n = greedyMatchInto(reference, prediction, s);
-  return Array.from({ length: n }, (_, i) => ({
-    reference: reference[s.matchR[i]!]!,
-    prediction: prediction[s.matchP[i]!]!,
-    iou: s.matchIou[i]!,
-  }));
 }
 
 /** The frames of the spans at from..to−1 of `t` as sorted, disjoint runs within [0, frameCount) into `runs` (start, end, …); returns its length. */

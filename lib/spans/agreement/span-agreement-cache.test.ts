@@ -5,6 +5,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor";
+import { projectAccess } from "../../authz/permissions";
 import { prisma } from "../../db/prisma";
 import { seedFinishedRun } from "../../../testkit/tasks/hallucination/agreement-fixtures";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
@@ -13,7 +14,8 @@ import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures
 import { WithheldError } from "../../visibility/withheld";
 import { taskSpanLabels } from "../span-labels";
 import { spanAgreementWithGenerators } from "./by-generator";
-import { loadSpanAgreementInput, projectSpanAgreement } from "./load-span-agreement";
+import { projectSpanAgreement } from "./load-span-agreement";
+import { loadSpanAgreementInput } from "../../../testkit/spans/span-agreement";
 import { spanRevision } from "./span-agreement-cache";
 
 const catalogue = builtInCatalogue();
@@ -74,12 +76,18 @@ beforeAll(async () => {
 
 /** The report computed afresh from the database, with nothing kept. */
 async function fresh(actor: Actor) {
-  const { input, generators } = await loadSpanAgreementInput(prisma, actor, projectId, query, catalogue);
+  const { input, generators } = await loadSpanAgreementInput(
+    prisma,
+    await projectAccess(prisma, actor, projectId, "export.read"),
+    query,
+    catalogue,
+  );
   const { whole, byGenerator } = spanAgreementWithGenerators(input, generators, options);
   return { task: "hallucination", runId: null, label: null, ...whole, byGenerator };
 }
 
-const report = (actor: Actor = owner) => projectSpanAgreement(prisma, actor, projectId, query, catalogue, options);
+const report = async (actor: Actor = owner) =>
+  projectSpanAgreement(prisma, await projectAccess(prisma, actor, projectId, "export.read"), query, catalogue, options);
 
 const annWithBob = (r: Awaited<ReturnType<typeof report>>) =>
   r.labels[0]!.comparisons.find((c) => c.kind === "people")!;

@@ -3,7 +3,7 @@
  * (at each IoU threshold for precision, recall and F1) with its 95% interval, so a spreadsheet can pivot it: first
  * over every video (generator empty), then over each generator's videos alone.
  */
-import { csvRow, type CsvValue } from "../../export/csv";
+import { csvRow, type CsvValue } from "../../format/csv";
 import type { SpanAgreementReport } from "./load-span-agreement";
 import type { SpanComparison, SpanStat } from "./types";
 

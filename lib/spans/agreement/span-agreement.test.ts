@@ -2,8 +2,8 @@ import { describe, expect, it } from "vitest";
 import { krippendorffAlpha } from "../../stats/krippendorff-alpha";
 import { ratingTableFromMatrix } from "../../stats/rating-table";
 import { frameAlpha, frameKappa } from "./frame-agreement";
-import { type AgreementSpan, frameCounts, greedyMatch, matchedBoxIou, temporalIou } from "./match";
-import { spanAgreement } from "./span-agreement";
+import { type AgreementSpan, frameCounts, matchedBoxIou } from "./match";
+import { greedyMatch, spanAgreement, temporalIou } from "../../../testkit/spans/span-agreement";
 import type { SpanAgreementInput, SpanAgreementRow, SpanRater } from "./types";
 
 const s = (id: string, startFrame: number, endFrame: number, boxes: AgreementSpan["boxes"] = []): AgreementSpan => ({

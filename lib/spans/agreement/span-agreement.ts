@@ -308,9 +308,3 @@ export function agreementOfMatched(
     ),
   };
 }
-
-/** Span agreement of every comparison and label, with bootstrap intervals over videos (seed 1, 1000 resamples by default). */
-export function spanAgreement(input: SpanAgreementInput, options: SpanAgreementOptions = {}): SpanAgreementResult {
-  checkedBootstrapOptions(options);
-  return agreementOfMatched(matchComparisons(input), options);
-}

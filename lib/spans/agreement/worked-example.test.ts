@@ -3,8 +3,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { frameAlpha, frameKappa } from "./frame-agreement";
-import { greedyMatch } from "./match";
-import { spanAgreement } from "./span-agreement";
+import { greedyMatch, spanAgreement } from "../../../testkit/spans/span-agreement";
 import type { SpanAgreementInput, SpanAgreementRow } from "./types";
 
 const box = (frame: number, x: number) => ({ frame, x, y: 0, w: 0.5, h: 0.5, enabled: true });

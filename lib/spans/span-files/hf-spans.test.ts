@@ -8,6 +8,7 @@ import { makeUser } from "../../../testkit/testing/fixtures";
 import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
 import { tarEntries } from "../../../testkit/testing/tar-entries";
 import { HF_SPANS_FILE, type HfSpanRow } from "./hf-spans";
+import { projectAccess } from "../../authz/permissions";
 
 let owner: Actor;
 let ann: Actor & { email: string };
@@ -82,7 +83,9 @@ beforeAll(async () => {
 
 describe("spans in the Hugging Face export", () => {
   it("writes the run's videos' spans as the spans config: this run's judge, reviewers and annotators unnamed, no notes", async () => {
-    const entries = await tarEntries((await runHfDatasetExport(prisma, ann, projectId, runId)).stream);
+    const entries = await tarEntries(
+      (await runHfDatasetExport(prisma, await projectAccess(prisma, ann, projectId, "export.read"), runId)).stream,
+    );
     const rows = entries
       .get(HF_SPANS_FILE)!
       .toString("utf8")

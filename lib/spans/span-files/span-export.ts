@@ -7,16 +7,15 @@
  * someone marked that label on their blind videos.
  */
 import type { PrismaClient, Span } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
-import { requireProjectAccess } from "../../authz/permissions";
+import type { ProjectAccess } from "../../authz/permissions";
 import { exportFileName } from "../../agreement/export-file-name";
 import { parseLabelSetReviewerId } from "../../label-sets/label-set-reviewer";
 import type { ObjectStorage } from "../../storage/object-storage";
 import { blindVideoIdsFor } from "../../visibility/judge-visibility";
 import { requireWholeView } from "../../visibility/withheld";
-import type { FrameTimes } from "../frame-times";
+import type { FrameTimes } from "../../frames/frame-times";
 import type { BoxKeyframe } from "../span-types";
-import { videoFrameTimes } from "../video-frame-times";
+import { videoFrameTimes } from "../../videos/video-frame-times";
 import { projectSpanLabels, type SpanLabel, spanLabelsFor } from "../span-labels";
 import type { SpanTaskLookup } from "../span-store";
 import { type LabelStudioLabel, labelStudioLocalFileUrl, type LabelStudioVideo } from "./label-studio-spans";
@@ -59,11 +58,10 @@ async function requireNoBlindVideoOfProject(prisma: PrismaClient, userId: string
 /** The filtered spans of the project, in video, time and author order, as the writers read them. */
 export async function exportSpans(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"export.read">,
   filter: SpanExportFilter,
 ): Promise<ExportSpan[]> {
-  await requireProjectAccess(prisma, actor, projectId, "export.read");
+  const { actor, projectId } = access;
   await requireNoBlindVideoOfProject(prisma, actor.userId, projectId);
   const rows = await prisma.span.findMany({
     where: {
@@ -158,13 +156,13 @@ async function configLabels(
 /** The export as a file: its body, content type and name; `format` a format the table writes, else a 400. */
 export async function spanExportFile(
   deps: { prisma: PrismaClient; storage: ObjectStorage },
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"export.read">,
   format: string,
   filter: SpanExportFilter,
   catalogue: SpanTaskLookup,
 ): Promise<{ body: string; contentType: string; fileName: string }> {
-  const spans = await exportSpans(deps.prisma, actor, projectId, filter);
+  const { projectId } = access;
+  const spans = await exportSpans(deps.prisma, access, filter);
   const writer = spanWriteFormat(format).write;
   const project = await deps.prisma.project.findUniqueOrThrow({ where: { id: projectId }, select: { name: true } });
   const sources: SpanExportSources = {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { FrameTimes } from "../frame-times";
+import type { FrameTimes } from "../../frames/frame-times";
 import { labelStudioSpanTasks, parseLabelStudioSpans, taskVideo } from "./label-studio-spans";
 import { type ExportSpan, MAX_SPAN_FILE_ROWS } from "./span-file-types";
 import { readSpanFile } from "./span-import";

@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor";
+import { projectAccess } from "../../authz/permissions";
 import { prisma } from "../../db/prisma";
 import { createProject } from "../../projects/projects";
 import { catalogFor } from "../../task-modules/task-catalogue";
@@ -9,7 +10,7 @@ import { getStorage } from "../../storage/storage";
 import { makeUser } from "../../../testkit/testing/fixtures";
 import { createReadyVideo } from "../../../testkit/testing/ready-video";
 import { sharedDataPath } from "../../../testkit/testing/shared-data";
-import { runFrameTimesJob } from "../frame-times-jobs";
+import { runFrameTimesJob } from "../../videos/frame-times-jobs";
 import { importSpanLabelSet } from "./span-import";
 
 /*
@@ -49,8 +50,7 @@ async function importSpans(fileName: string, text: string, format: "spans" | "la
   const catalogue = (await catalogFor(prisma, projectId)).declarations();
   const result = await importSpanLabelSet(
     { prisma, storage: getStorage() },
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
     { file: new TextEncoder().encode(text), fileName, name: fileName, format, task: "hallucination", dryRun: false },
     catalogue,
   );

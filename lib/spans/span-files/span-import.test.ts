@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor";
+import { projectAccess } from "../../authz/permissions";
 import { prisma } from "../../db/prisma";
 import { catalogFor } from "../../task-modules/task-catalogue";
 import { getStorage } from "../../storage/storage";
@@ -62,8 +63,7 @@ async function importFile(fileName: string, text: string, options: Partial<SpanI
   const catalogue = (await catalogFor(prisma, projectId)).declarations();
   return importSpanLabelSet(
     deps,
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
     {
       file: enc(text),
       fileName,
@@ -79,7 +79,15 @@ async function importFile(fileName: string, text: string, options: Partial<SpanI
 
 async function exported(format: "csv" | "jsonl" | "label-studio", labelSet: string) {
   const catalogue = (await catalogFor(prisma, projectId)).declarations();
-  return (await spanExportFile(deps, owner, projectId, format, { labelSet }, catalogue)).body;
+  return (
+    await spanExportFile(
+      deps,
+      await projectAccess(prisma, owner, projectId, "export.read"),
+      format,
+      { labelSet },
+      catalogue,
+    )
+  ).body;
 }
 
 const CSV = [
@@ -99,7 +107,15 @@ describe("the export's filters", () => {
     const catalogue = (await catalogFor(prisma, projectId)).declarations();
     const rows = async (filter: Record<string, string>) =>
       parseSpanCsv(
-        (await spanExportFile(deps, owner, projectId, "csv", { labelSet: id, ...filter }, catalogue)).body,
+        (
+          await spanExportFile(
+            deps,
+            await projectAccess(prisma, owner, projectId, "export.read"),
+            "csv",
+            { labelSet: id, ...filter },
+            catalogue,
+          )
+        ).body,
       ).rows.map((r) => [r.label, r.annotator, r.startFrame]);
     expect(await rows({ label: "hand" })).toEqual([["hand", "alice", 30]]);
     expect(await rows({ author: `labelset:${id}:bob` })).toEqual([["pass_through", "bob", 10]]);
@@ -284,11 +300,10 @@ describe("spans between projects", () => {
       });
     }
     const catalogue = (await catalogFor(prisma, second)).declarations();
-    const into = (fileName: string, text: string, options: Partial<SpanImportInput>) =>
+    const into = async (fileName: string, text: string, options: Partial<SpanImportInput>) =>
       importSpanLabelSet(
         deps,
-        owner,
-        second,
+        await projectAccess(prisma, owner, second, "videos.import"),
         {
           file: enc(text),
           fileName,
@@ -342,7 +357,13 @@ describe("spans between projects", () => {
     const set = await importFile("labels.csv", rows.join("\n"));
     const catalogue = (await catalogFor(prisma, projectId)).declarations();
     const config = (
-      await spanExportFile(deps, owner, projectId, "label-studio-config", { labelSet: set.labelSet!.id }, catalogue)
+      await spanExportFile(
+        deps,
+        await projectAccess(prisma, owner, projectId, "export.read"),
+        "label-studio-config",
+        { labelSet: set.labelSet!.id },
+        catalogue,
+      )
     ).body;
     const timeline = config.split("</TimelineLabels>")[0]!;
     expect([...timeline.matchAll(/<Label value="([^"]+)"/g)].map((m) => m[1])).toEqual(["hand", "s1", "s2", "s10"]);
@@ -392,12 +413,19 @@ describe("authors' kinds through a round trip", () => {
     await span("gold", "gold", 10);
     const catalogue = (await catalogFor(prisma, project)).declarations();
     const exportOf = async (format: "csv" | "jsonl" | "label-studio", filter: Record<string, string> = {}) =>
-      (await spanExportFile(deps, owner, project, format, filter, catalogue)).body;
-    const into = (fileName: string, text: string, options: Partial<SpanImportInput> = {}) =>
+      (
+        await spanExportFile(
+          deps,
+          await projectAccess(prisma, owner, project, "export.read"),
+          format,
+          filter,
+          catalogue,
+        )
+      ).body;
+    const into = async (fileName: string, text: string, options: Partial<SpanImportInput> = {}) =>
       importSpanLabelSet(
         deps,
-        owner,
-        project,
+        await projectAccess(prisma, owner, project, "videos.import"),
         {
           file: enc(text),
           fileName,

@@ -8,8 +8,7 @@
  * or an annotator named `run:…` or `gold`) are refused, so an export imported again never makes them people.
  */
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
-import { requireProjectAccess } from "../../authz/permissions";
+import type { ProjectAccess } from "../../authz/permissions";
 import { AppError, isAppError, ValidationError } from "../../errors";
 import { labelSetReviewerId } from "../../label-sets/label-set-reviewer";
 import { labelSetImportFieldsSchema } from "../../label-sets/label-sets.validation";
@@ -18,10 +17,10 @@ import type { ObjectStorage } from "../../storage/object-storage";
 import type { DeclarationCatalogue } from "../../task-modules/declaration-catalogue";
 import type { TaskDeclaration } from "../../task-modules/task-declaration";
 import { hasNulByte, NUL_BYTE_MESSAGE, rejectNulBytesInFile } from "../../validation/nul-bytes";
-import type { FrameTimes } from "../frame-times";
+import type { FrameTimes } from "../../frames/frame-times";
 import { projectSpanLabels, type SpanLabel, spanLabelsFor } from "../span-labels";
 import { insertSpans, type NewSpan } from "../span-store";
-import { videoFrameTimes } from "../video-frame-times";
+import { videoFrameTimes } from "../../videos/video-frame-times";
 import {
   requireSpanImportFormatId,
   SPAN_IMPORT_FORMATS,
@@ -39,6 +38,7 @@ import {
   type SpanFileRow,
 } from "./span-file-types";
 import { notAPersonProblem, resolveRow, type VideoMatchKind, videoMatcher } from "./span-resolve";
+import type { SpanImportAnswer } from "./span-import.types";
 
 export interface SpanImportInput {
   file: Uint8Array;
@@ -211,13 +211,12 @@ function countBy(keys: Iterable<string>): Record<string, number> {
 /** Reads a span file and plans the label set; imports it unless `dryRun` (owners: `videos.import`). */
 export async function importSpanLabelSet(
   deps: { prisma: PrismaClient; storage: ObjectStorage },
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"videos.import">,
   input: SpanImportInput,
   catalogue: ImportContext["catalogue"],
 ) {
   const { prisma } = deps;
-  await requireProjectAccess(prisma, actor, projectId, "videos.import");
+  const { actor, projectId } = access;
   const name = input.name.trim();
   if (!name) throw new ValidationError("Name the label set.");
   await requireFreeName(prisma, projectId, name);
@@ -242,7 +241,7 @@ export async function importSpanLabelSet(
     problems: problems.slice(0, MAX_LISTED_PROBLEMS),
     problemCount: problems.length,
   };
-  if (input.dryRun) return { dryRun: true as const, plan, labelSet: null };
+  if (input.dryRun) return { dryRun: true as const, plan, labelSet: null } satisfies SpanImportAnswer;
   if (problems.length) throw new SpanFileError(problems);
   if (resolved.spans.length === 0) throw new ValidationError("Nothing to import: the file holds no span.");
   const annotators = [...new Set(resolved.spans.flatMap((s) => (s.annotator ? [s.annotator] : [])))].sort();
@@ -270,5 +269,5 @@ export async function importSpanLabelSet(
     },
     { timeout: 120_000 },
   );
-  return { dryRun: false as const, plan, labelSet };
+  return { dryRun: false as const, plan, labelSet } satisfies SpanImportAnswer;
 }

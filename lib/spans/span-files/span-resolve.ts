@@ -3,21 +3,21 @@
  * span FrameJury can keep (spanProblem). Pure: the importer (span-import.ts) loads the videos, labels and frame
  * times and writes what this accepts.
  */
-import { type FrameTimes, frameAtTime, frameEndS, frameStartS } from "../frame-times";
+import { type FrameTimes, frameAtTime, frameEndS, frameStartS } from "../../frames/frame-times";
 import type { SpanLabel } from "../span-labels";
 import type { SpanFields } from "../span-types";
 import { secondsOf, sortedBoxes, spanProblem } from "../span-validation";
-import { type MatchableVideo, videoMatcher as matchVideos, type VideoMatchKind } from "../../videos/video-matcher";
+import { type MatchableVideo, videoMatcher as matchVideos, type VideoMatchKind } from "../../import/video-matcher";
 import type { SpanFileRow } from "./span-file-types";
 
-export type { MatchableVideo, VideoMatchKind } from "../../videos/video-matcher";
+export type { MatchableVideo, VideoMatchKind } from "../../import/video-matcher";
 
 export interface MatchedVideo extends MatchableVideo {
   matchedBy: VideoMatchKind;
 }
 
 /**
- * The project's videos by what a file calls them (lib/videos/video-matcher.ts): the id the row gives when it is a
+ * The project's videos by what a file calls them (lib/import/video-matcher.ts): the id the row gives when it is a
  * video of this project, else its `video` as an id, a path in the project (or a longer path ending in one), or a file
  * name that only one video has, Label Studio's upload prefix allowed. A file exported from another project with the
  * same clips carries that project's ids: its paths find the videos.

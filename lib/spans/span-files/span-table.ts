@@ -8,7 +8,7 @@
  * spreadsheet formulas (a leading `'` before `=`, `+`, `-`, `@`) are read back without the quote. Plain functions.
  */
 import { z } from "zod";
-import { csvRow } from "../../export/csv";
+import { csvRow } from "../../format/csv";
 import { parseCsvTable, stripByteOrderMark } from "../../import/csv";
 import { boxKeyframeSchema, MAX_BOX_KEYFRAMES, MAX_SPAN_NOTE } from "../span-validation";
 import type { BoxKeyframe } from "../span-types";

@@ -20,6 +20,7 @@ import { createStubEndpoint } from "../../../testkit/testing/stub-endpoint";
 import { referenceLine } from "../../../testkit/tasks/captions/caption-fixtures";
 import { importModelOutputs, importReferenceSet } from "./caption-set-import";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { projectAccess } from "../../authz/permissions";
 
 const VIDEOS = 10;
 // 13 words; a 13-word caption is within ±10%, a 3-word one is not.
@@ -55,8 +56,7 @@ describe("aligning a caption item target", () => {
     const file = (fileName: string, bytes: Uint8Array) => ({ fileName, bytes });
     const reference = await importReferenceSet(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       file(
         "ref.jsonl",
         jsonlBytes(
@@ -68,8 +68,7 @@ describe("aligning a caption item target", () => {
     );
     await importModelOutputs(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       reference.set.id!,
       file(
         "alpha.jsonl",
@@ -98,8 +97,7 @@ describe("aligning a caption item target", () => {
     expect(new Set(captions.map((c) => videoNumber(c.videoId))).size).toBe(VIDEOS);
     const labelSet = await createLabelSet(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       { name: "Caption styles", format: "generic", fileName: "styles.csv", sha256: "5".repeat(64), citation: "" },
       captions.map((c) => ({
         target: {
@@ -124,8 +122,8 @@ describe("aligning a caption item target", () => {
     const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
     const report = await alignBuiltinJudge(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines, labels: store },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "prompts.manage"),
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       {
         pipeline: "caption_style",
         targetId: "style",

@@ -6,8 +6,8 @@ import {
   type CaptionContentAnswer,
 } from "./caption-judge-answers";
 import { promptCaptionType } from "./caption-types";
-import type { ItemRef, StepDefinition, VideoContext } from "../../judge/engine/pipeline";
-import type { RegisteredPipeline } from "../../judge/engine/pipeline";
+import type { ItemRef, StepDefinition, VideoContext } from "../../task-modules/pipeline-types";
+import type { RegisteredPipeline } from "../../task-modules/pipeline-types";
 import { captionOf, NO_REFERENCE_REASON } from "./caption-items";
 import { CAPTION_CONTENT_TASK } from "./caption-tasks";
 import { DEFAULT_CAPTION_FRAMES } from "./caption-style";

@@ -1,7 +1,6 @@
 /** One caption with every caption run's results on it, and the values the captions page's filters offer. */
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
-import { requireProjectAccess } from "../../authz/permissions";
+import type { ProjectAccess } from "../../authz/permissions";
 import { NotFoundError } from "../../errors";
 import { CAPTION_PIPELINES, type CaptionPipeline } from "./caption-query";
 import { runCaptionsMatching } from "./caption-run-results";
@@ -11,12 +10,12 @@ import { runCaptionsMatching } from "./caption-run-results";
  * with its results (newest first), and the frames those runs showed the judge (else the video's latest
  * uniform frame set).
  */
-export async function captionDetail(prisma: PrismaClient, actor: Actor, projectId: string, captionId: string) {
+export async function captionDetail(prisma: PrismaClient, access: ProjectAccess, captionId: string) {
+  const { projectId } = access;
   const item = await prisma.item.findFirst({
     where: { id: captionId, projectId, kind: "caption" },
     select: { id: true },
   });
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
   if (!item) throw new NotFoundError("No such caption in this project.");
   const runItems = await prisma.runItem.findMany({
     where: { itemId: captionId, run: { projectId, pipeline: { in: [...CAPTION_PIPELINES] } } },
@@ -86,8 +85,8 @@ const frameSetSelect = {
 } as const;
 
 /** The values the captions page's filters offer: the models, caption types and videos of the project's captions. */
-export async function captionFilterOptions(prisma: PrismaClient, actor: Actor, projectId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+export async function captionFilterOptions(prisma: PrismaClient, access: ProjectAccess) {
+  const { projectId } = access;
   const [models, types, videos] = await Promise.all([
     prisma.item.findMany({
       where: { projectId, kind: "caption" },

@@ -3,8 +3,8 @@
  * caption of a run's context with its output and its reference.
  */
 import type { Prisma } from "../../generated/prisma/client";
-import type { ItemListDeclaration } from "../../items/item-set-kind";
-import type { ItemRef } from "../../judge/engine/pipeline";
+import type { ItemListDeclaration } from "../../task-modules/item-set-kind";
+import type { ItemRef } from "../../task-modules/pipeline-types";
 
 /** A reference item's payload as stored by importReferenceSet. */
 export interface ReferencePayload {
@@ -34,7 +34,7 @@ interface ReferenceView {
 }
 
 /** What the item list shows of the caption kinds (lib/items/items.ts's ItemView). */
-declare module "../../items/item-set-kind" {
+declare module "../../task-modules/item-set-kind" {
   interface ItemListViews {
     caption_reference: { captionType: string } & Omit<ReferenceView, "id" | "externalId" | "setId">;
     caption: { captionType: string; output: string; reference: ReferenceView | null };

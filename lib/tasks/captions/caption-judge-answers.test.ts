@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseStructuredOutput } from "../../judge/parse-llm-output";
+import { parseStructuredOutput } from "../../judge/calls/parse-llm-output";
 import {
   captionContentAnswerSchema,
   captionStyleAnswerSchema,

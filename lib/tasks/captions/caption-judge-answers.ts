@@ -13,7 +13,7 @@
  * `total` equal to their sum. The parsed value is in the item's key-point order with the item's own texts.
  */
 import { z } from "zod";
-import { boundedScore } from "../../judge/parse-llm-output";
+import { boundedScore } from "../../judge/calls/parse-llm-output";
 
 export const captionStyleAnswerSchema = z.object({
   score: boundedScore(0, 4, { integer: true }),

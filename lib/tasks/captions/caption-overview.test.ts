@@ -5,7 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor";
+import { projectAccess } from "../../authz/permissions";
 import { prisma } from "../../db/prisma";
+import { createProject } from "../../projects/projects";
 import { NotFoundError, ValidationError } from "../../errors";
 import { importModelOutputs, importReferenceSet } from "./caption-set-import";
 import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
@@ -13,12 +15,12 @@ import { jsonlBytes } from "../../../testkit/testing/item-files";
 import { smallReferenceSet } from "../../../testkit/tasks/captions/caption-fixtures";
 import { makeUser } from "../../../testkit/testing/fixtures";
 import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
-import { createEndpoint } from "../../judge/endpoints";
-import { createRunSchema } from "../../judge/endpoints.validation";
-import { createRun } from "../../judge/runs";
+import { createEndpoint } from "../../judge/endpoints/endpoints";
+import { createRunSchema } from "../../judge/runs/run-input.validation";
+import { createRun } from "../../judge/runs/runs";
 
 import { captionDetail } from "./caption-detail";
-import { projectCaptionOverview } from "./caption-overview";
+import { projectCaptionLeaderboard, projectCaptionOverview } from "./caption-overview";
 import { captionListQuerySchema, captionResultsQuerySchema } from "./caption-query";
 import { runCaptionResults } from "./caption-run-results";
 import { inlineJudgeQueue, testJudgeDeps } from "../../../testkit/testing/judge-deps";
@@ -41,7 +43,7 @@ async function judgedProject() {
     keyFrames: 1,
     uniformFrames: 8,
   });
-  const endpoint = await createEndpoint(prisma, owner, projectId, {
+  const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
     name: "stub",
     baseUrl: stub.baseURL,
     model: "stub-vision",
@@ -56,12 +58,15 @@ async function judgedProject() {
     pricePer1kOutput: null,
   });
   const setId = (
-    await importReferenceSet(prisma, owner, projectId, file("ref.jsonl", jsonlBytes(...smallReferenceSet())))
+    await importReferenceSet(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      file("ref.jsonl", jsonlBytes(...smallReferenceSet())),
+    )
   ).set.id!;
   await importModelOutputs(
     prisma,
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
     setId,
     file(
       "alpha.jsonl",
@@ -78,8 +83,7 @@ async function judgedProject() {
   );
   await importModelOutputs(
     prisma,
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
     setId,
     file(
       "beta.jsonl",
@@ -90,11 +94,10 @@ async function judgedProject() {
     ),
     { model: "beta" },
   );
-  const start = (input: Record<string, unknown>) =>
+  const start = async (input: Record<string, unknown>) =>
     createRun(
       { prisma, queue: inlineQueue, pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({ endpointId: endpoint.id, captionSetId: setId, ...input }),
     );
   const style = await start({ pipeline: "caption_style" });
@@ -105,7 +108,11 @@ async function judgedProject() {
 describe("the captions pages' reads", () => {
   it("lists the captions of the latest style and content runs with both results, the leaderboard and the flag filters", async () => {
     const { projectId, style, content } = await judgedProject();
-    const overview = await projectCaptionOverview(prisma, owner, projectId, captionListQuerySchema.parse({}));
+    const overview = await projectCaptionOverview(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      captionListQuerySchema.parse({}),
+    );
     expect(overview.style?.id).toBe(style.id);
     expect(overview.content?.id).toBe(content.id);
     // Three style captions and one content caption, in video path, type, model order.
@@ -124,16 +131,14 @@ describe("the captions pages' reads", () => {
 
     const broke = await projectCaptionOverview(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "project.view"),
       captionListQuerySchema.parse({ flag: "judge_broke_rule" }),
     );
     expect(broke.captions.map((c) => [c.model, c.captionType])).toEqual([["alpha", "brief"]]);
     expect(broke.total).toBe(1);
     const betaBrief = await projectCaptionOverview(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "project.view"),
       captionListQuerySchema.parse({ model: "beta", type: "brief" }),
     );
     expect(betaBrief.captions.map((c) => c.style?.rawScore)).toEqual([3]);
@@ -141,16 +146,34 @@ describe("the captions pages' reads", () => {
     // The per-run API filters the same flags; a content run has none.
     const perRun = await runCaptionResults(
       prisma,
-      owner,
+      await projectAccess(prisma, owner, projectId, "project.view"),
       style.id,
       captionResultsQuerySchema.parse({ flag: "length_violation" }),
     );
     expect(perRun.captions.map((c) => [c.model, c.captionType])).toEqual([["alpha", "brief"]]);
     await expect(
-      runCaptionResults(prisma, owner, content.id, captionResultsQuerySchema.parse({ flag: "length_violation" })),
+      runCaptionResults(
+        prisma,
+        await projectAccess(prisma, owner, projectId, "project.view"),
+        content.id,
+        captionResultsQuerySchema.parse({ flag: "length_violation" }),
+      ),
     ).rejects.toBeInstanceOf(ValidationError);
+    // A run is read within the access's project: another project's access finds no such run.
+    const elsewhere = await createProject(prisma, owner, { name: "A project without these runs" });
+    const there = await projectAccess(prisma, owner, elsewhere.id, "project.view");
+    await expect(runCaptionResults(prisma, there, style.id, captionResultsQuerySchema.parse({}))).rejects.toThrow(
+      "No such run.",
+    );
     await expect(
-      projectCaptionOverview(prisma, owner, projectId, captionListQuerySchema.parse({ styleRunId: content.id })),
+      projectCaptionLeaderboard(prisma, there, { runId: [style.id], format: "json" }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      projectCaptionOverview(
+        prisma,
+        await projectAccess(prisma, owner, projectId, "project.view"),
+        captionListQuerySchema.parse({ styleRunId: content.id }),
+      ),
     ).rejects.toBeInstanceOf(ValidationError);
   });
 
@@ -159,7 +182,8 @@ describe("the captions pages' reads", () => {
     const caption = await prisma.item.findFirstOrThrow({
       where: { projectId, kind: "caption", model: "alpha", group: "brief" },
     });
-    const detail = await captionDetail(prisma, owner, projectId, caption.id);
+    const view = await projectAccess(prisma, owner, projectId, "project.view");
+    const detail = await captionDetail(prisma, view, caption.id);
     expect(detail.results.map((r) => r.run.id)).toEqual([style.id]);
     expect(detail.results[0]!.result.style).toMatchObject({
       rawScore: 2,
@@ -172,8 +196,12 @@ describe("the captions pages' reads", () => {
     expect(detail.frameSet!.frames).toHaveLength(8);
 
     const other = await makeUser();
-    await expect(captionDetail(prisma, other, projectId, caption.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(projectAccess(prisma, other, projectId, "project.view")).rejects.toBeInstanceOf(NotFoundError);
     const reference = await prisma.item.findFirstOrThrow({ where: { projectId, kind: "caption_reference" } });
-    await expect(captionDetail(prisma, owner, projectId, reference.id)).rejects.toBeInstanceOf(NotFoundError);
+    await expect(captionDetail(prisma, view, reference.id)).rejects.toBeInstanceOf(NotFoundError);
+    // Through an access to another project, even the owner's own, the caption is not found.
+    const elsewhere = await createProject(prisma, owner, { name: "Another project" });
+    const there = await projectAccess(prisma, owner, elsewhere.id, "project.view");
+    await expect(captionDetail(prisma, there, caption.id)).rejects.toBeInstanceOf(NotFoundError);
   });
 });

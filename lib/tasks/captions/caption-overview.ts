@@ -4,9 +4,9 @@
  */
 import type { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
-import { requireProjectAccess } from "../../authz/permissions";
+import type { ProjectAccess } from "../../authz/permissions";
 import { NotFoundError, ValidationError } from "../../errors";
+import { requireExportRoleFor } from "../../export/run-downloads";
 import { captionLeaderboard, type CaptionResult } from "./caption-leaderboard";
 import {
   CAPTION_PIPELINES,
@@ -25,17 +25,12 @@ import type { WordCounting } from "./count-words";
  */
 export async function projectCaptionLeaderboard(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   query: z.output<typeof captionLeaderboardQuerySchema>,
 ) {
-  await requireProjectAccess(prisma, actor, projectId, query.format === "json" ? "project.view" : "export.read");
+  requireExportRoleFor(access, query.format);
   const runs = [];
-  for (const runId of new Set(query.runId)) {
-    const run = await captionRunOf(prisma, actor, runId, "project.view");
-    if (run.projectId !== projectId) throw new NotFoundError("No such run.");
-    runs.push(run);
-  }
+  for (const runId of new Set(query.runId)) runs.push(await captionRunOf(prisma, access, runId));
   const pipelines = runs.map((r) => r.pipeline);
   if (new Set(pipelines).size !== pipelines.length)
     throw new ValidationError("Name at most one style run and one content run.");
@@ -80,12 +75,8 @@ export interface CaptionRunSummary {
 }
 
 /** The project's caption runs, newest first (the captions page picks one style and one content run from them). */
-export async function projectCaptionRuns(
-  prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
-): Promise<CaptionRunSummary[]> {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+export async function projectCaptionRuns(prisma: PrismaClient, access: ProjectAccess): Promise<CaptionRunSummary[]> {
+  const { projectId } = access;
   const runs = await prisma.judgeRun.findMany({
     where: { projectId, pipeline: { in: [...CAPTION_PIPELINES] } },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
@@ -113,13 +104,9 @@ export async function projectCaptionRuns(
  * The captions page: a style run and a content run of the project (default: the latest of each), their
  * leaderboard, and a page of the captions either run judged, with both runs' results side by side.
  */
-export async function projectCaptionOverview(
-  prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
-  query: CaptionListQuery,
-) {
-  const runs = await projectCaptionRuns(prisma, actor, projectId);
+export async function projectCaptionOverview(prisma: PrismaClient, access: ProjectAccess, query: CaptionListQuery) {
+  const { projectId } = access;
+  const runs = await projectCaptionRuns(prisma, access);
   const pick = (pipeline: CaptionPipeline, id: string | undefined) => {
     if (id === undefined) return runs.find((r) => r.pipeline === pipeline) ?? null;
     const run = runs.find((r) => r.id === id);
@@ -133,7 +120,7 @@ export async function projectCaptionOverview(
   const chosen = [style, content].filter((r): r is CaptionRunSummary => r !== null);
   if (chosen.length === 0)
     return { runs, style, content, leaderboard: null, total: 0, captions: [] as CaptionRunResult[] };
-  const leaderboard = await projectCaptionLeaderboard(prisma, actor, projectId, {
+  const leaderboard = await projectCaptionLeaderboard(prisma, access, {
     runId: chosen.map((r) => r.id),
     format: "json",
   });

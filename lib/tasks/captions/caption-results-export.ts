@@ -1,5 +1,5 @@
 /** The caption results as CSV: a run's captions, and the leaderboard's rows. */
-import { csvRow } from "../../export/csv";
+import { csvRow } from "../../format/csv";
 import type { captionLeaderboard, LeaderboardMetric } from "./caption-leaderboard";
 import type { CaptionRunResult } from "./caption-run-results";
 import type { CaptionLengthRulesOutput } from "./caption-style";

@@ -3,9 +3,9 @@
  * judge's raw and counted scores and reasons, the key points. A page as JSON, or every caption for CSV and JSONL.
  */
 import type { Prisma, PrismaClient, StepStatus } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
-import { requireProjectAccess } from "../../authz/permissions";
+import type { ProjectAccess } from "../../authz/permissions";
 import { NotFoundError, ValidationError } from "../../errors";
+import { requireExportRoleFor } from "../../export/run-downloads";
 import { rowPages } from "../../export/text-stream";
 import type { CaptionPayload, ReferencePayload } from "./caption-items";
 import type { CaptionContentAnswer, CaptionStyleAnswer } from "./caption-judge-answers";
@@ -57,20 +57,13 @@ export interface CaptionRunResult {
   content?: ContentResult;
 }
 
-export async function captionRunOf(
-  prisma: PrismaClient,
-  actor: Actor,
-  runId: string,
-  action: "project.view" | "export.read",
-) {
-  const run = await prisma.judgeRun.findUnique({
-    where: { id: runId },
+/** A caption run of the access's project; a run of another project is "No such run.", as a missing one. */
+export async function captionRunOf(prisma: PrismaClient, access: ProjectAccess, runId: string) {
+  const run = await prisma.judgeRun.findFirst({
+    where: { id: runId, projectId: access.projectId },
     select: { id: true, projectId: true, pipeline: true, status: true, simulated: true, settings: true },
   });
   if (!run) throw new NotFoundError("No such run.");
-  await requireProjectAccess(prisma, actor, run.projectId, action).catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
-  });
   if (!(CAPTION_PIPELINES as readonly string[]).includes(run.pipeline))
     throw new ValidationError(`Run ${run.id} is a ${run.pipeline} run, not a caption run.`);
   return { ...run, pipeline: run.pipeline as CaptionPipeline };
@@ -238,8 +231,14 @@ const runSummary = (run: Awaited<ReturnType<typeof captionRunOf>>) => ({
 });
 
 /** A run's captions: the query's page for JSON, every caption for CSV and JSONL. */
-export async function runCaptionResults(prisma: PrismaClient, actor: Actor, runId: string, query: CaptionResultsQuery) {
-  const run = await captionRunOf(prisma, actor, runId, query.format === "json" ? "project.view" : "export.read");
+export async function runCaptionResults(
+  prisma: PrismaClient,
+  access: ProjectAccess,
+  runId: string,
+  query: CaptionResultsQuery,
+) {
+  requireExportRoleFor(access, query.format);
+  const run = await captionRunOf(prisma, access, runId);
   const where = await runCaptionsWhere(prisma, run, query);
   const rows = query.format === "json" ? { skip: (query.page - 1) * query.pageSize, take: query.pageSize } : null;
   const [total, captions] = await Promise.all([
@@ -255,12 +254,12 @@ export async function runCaptionResults(prisma: PrismaClient, actor: Actor, runI
  */
 export async function* runCaptionResultSlices(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"export.read">,
   runId: string,
   query: CaptionResultsQuery,
   pageSize: number,
 ) {
-  const run = await captionRunOf(prisma, actor, runId, "export.read");
+  const run = await captionRunOf(prisma, access, runId);
   const where = await runCaptionsWhere(prisma, run, query);
   const total = await prisma.runItem.count({ where });
   yield* rowPages(total, pageSize, async (page) => ({

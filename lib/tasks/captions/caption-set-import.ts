@@ -4,10 +4,10 @@
  * (lib/items/item-set-import.ts) writes the set in one transaction.
  */
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
+import type { ProjectAccess } from "../../authz/permissions";
 import { ConflictError, NotFoundError } from "../../errors";
 import { countBy, importItemSetOfKind, ItemFileError, nulByteErrors, type ItemFile } from "../../items/item-set-import";
-import type { ItemSetImportOptions, ItemSetKind } from "../../items/item-set-kind";
+import type { ItemSetImportOptions, ItemSetKind } from "../../task-modules/item-set-kind";
 import { captionItemList, referenceItemList } from "./caption-items";
 import { outputFileFormat, parseModelOutputs, parseReferenceSet } from "./caption-sets";
 
@@ -165,22 +165,20 @@ export const captionOutputsKind: ItemSetKind<ModelOutputsOptions, ReferenceSetSu
 /** Imports an AnyCapEval reference JSONL. */
 export function importReferenceSet(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"videos.import">,
   file: ItemFile,
   options: ItemSetImportOptions = {},
 ) {
-  return importItemSetOfKind(prisma, actor, projectId, captionReferenceSetKind, file, options);
+  return importItemSetOfKind(prisma, access, captionReferenceSetKind, file, options);
 }
 
 /** Imports one model's outputs (JSONL or CSV) against a reference set of the project. */
 export function importModelOutputs(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"videos.import">,
   referenceSetId: string,
   file: ItemFile,
   options: Omit<ModelOutputsOptions, "referenceSetId">,
 ) {
-  return importItemSetOfKind(prisma, actor, projectId, captionOutputsKind, file, { ...options, referenceSetId });
+  return importItemSetOfKind(prisma, access, captionOutputsKind, file, { ...options, referenceSetId });
 }

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import {
   type CaptionReference,
+  type CaptionSetError,
   decodeCaptionFile,
-  formatCaptionSetError,
   MAX_CAPTION_BYTES,
   MAX_LISTED_ERRORS,
   outputFileFormat,
@@ -10,6 +10,10 @@ import {
   parseReferenceSet,
   utf8Bytes,
 } from "./caption-sets";
+
+/** An error as one line of text, its line or row first. */
+const formatCaptionSetError = (error: CaptionSetError) =>
+  `${error.line === null ? "" : `line ${error.line}: `}${error.message}`;
 
 const bytes = (text: string) => new TextEncoder().encode(text);
 const jsonl = (...lines: unknown[]) =>

@@ -13,7 +13,7 @@
 import { z } from "zod";
 import { findColumn, parseCsvTable } from "../../import/csv";
 import { videoBaseName, videoFileNameMatcher } from "../../import/video-file-names";
-import { MAX_ITEM_SET_FILE_BYTES } from "../../items/item-set-kind";
+import { MAX_ITEM_SET_FILE_BYTES } from "../../task-modules/item-set-kind";
 import { MAX_MODEL_NAME_LENGTH } from "../../items/items.validation";
 import { promptCaptionType } from "./caption-types";
 
@@ -65,13 +65,6 @@ export interface ModelOutput {
   model: string;
   output: string;
   line: number;
-}
-
-/** A line or row's own location in messages. */
-const at = (line: number | null) => (line === null ? "" : `line ${line}: `);
-
-export function formatCaptionSetError(error: CaptionSetError): string {
-  return `${at(error.line)}${error.message}`;
 }
 
 /** UTF-8 length without encoding the text (the import page runs this in the browser, where there is no Buffer). */

@@ -3,8 +3,8 @@ import { captionStyleAnswerSchema, captionStyleResponseFormat, type CaptionStyle
 import { isContentCaptionType, promptCaptionType } from "./caption-types";
 import { WORD_COUNTINGS } from "./count-words";
 import { applyLengthRules, type LengthRulesInput, type LengthRulesResult } from "./length-rules";
-import type { StepDefinition, VideoContext } from "../../judge/engine/pipeline";
-import type { RegisteredPipeline } from "../../judge/engine/pipeline";
+import type { StepDefinition, VideoContext } from "../../task-modules/pipeline-types";
+import type { RegisteredPipeline } from "../../task-modules/pipeline-types";
 import { captionOf, NO_REFERENCE_REASON } from "./caption-items";
 import { CAPTION_STYLE_TASK } from "./caption-tasks";
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { declarationProblems } from "../../task-modules/task-declaration";
-import { pipelineIds } from "../../judge/endpoints.validation";
+import { declarationProblems } from "../../../testkit/testing/declaration-problems";
+import { pipelineIds } from "../../judge/runs/run-input.validation";
 
 import { captionContentPipeline } from "./caption-content";
 import { captionStylePipeline, captionStyleSettingsSchema } from "./caption-style";

@@ -12,8 +12,8 @@ const task: TaskModule = {
   queueTypes: [captionQueueType],
   itemSetKinds: [captionReferenceSetKind, captionOutputsKind],
   // Loaded when asked for: the item list reads the module registry, which this module is part of while it loads.
-  videoItemList: async (prisma, actor, projectId, videoId) =>
-    (await import("./video-items")).videoCaptionList(prisma, actor, projectId, videoId),
+  videoItemList: async (prisma, access, videoId) =>
+    (await import("./video-items")).videoCaptionList(prisma, access, videoId),
   // A caption's style score (after the length rules) and the judge's own, tuned through the style judge's prompt.
   alignableTargets: [
     { pipeline: "caption_style", targets: ["style"], valueStep: "length_rules", rewriteStep: "style_judge" },

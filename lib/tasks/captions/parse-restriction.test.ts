@@ -1,5 +1,10 @@
 import { describe, expect, it } from "vitest";
-import { checkRestriction, describeRestriction, parseRestriction, parseRestrictions } from "./parse-restriction";
+import { checkRestriction, describeRestriction, parseRestrictions, type LengthRestriction } from "./parse-restriction";
+
+/** The text's length restriction, or null when it states none. With both a word and a sentence restriction, the first one written. */
+function parseRestriction(text: string | null | undefined): LengthRestriction | null {
+  return parseRestrictions(text)[0] ?? null;
+}
 
 const parsed = (text: string) => {
   const restriction = parseRestriction(text);

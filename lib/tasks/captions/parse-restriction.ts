@@ -192,11 +192,6 @@ function combine(a: LengthRestriction, b: LengthRestriction): LengthRestriction 
   };
 }
 
-/** The text's length restriction, or null when it states none. With both a word and a sentence restriction, the first one written. */
-export function parseRestriction(text: string | null | undefined): LengthRestriction | null {
-  return parseRestrictions(text)[0] ?? null;
-}
-
 export type RestrictionCheck = { passed: true } | { passed: false; problem: string };
 
 /** Whether a count satisfies a restriction, and in words what is wrong when it does not. */

@@ -109,8 +109,8 @@ export const captionQueueType: QueueTypeModule = {
   indexedTexts: captionKeyPoints,
   subject: (prisma, _queue, itemId) => captionSubject(prisma, itemId),
   options: { key: "captions", schema: captionQueueOptions },
-  formChoices: async (prisma, actor, projectId) => {
-    const { models, types } = await captionFilterOptions(prisma, actor, projectId);
+  formChoices: async (prisma, access) => {
+    const { models, types } = await captionFilterOptions(prisma, access);
     return { models, types };
   },
 };

@@ -2,8 +2,8 @@ import OpenAI from "openai";
 import { describe, expect, it } from "vitest";
 import { captionContentAnswerSchema, captionStyleAnswerSchema, formatKeyPoints } from "./caption-judge-answers";
 import { applyLengthRules } from "./length-rules";
-import { parseStructuredOutput } from "../../judge/parse-llm-output";
-import { loadTemplate, renderTemplate } from "../../judge/prompt-templates";
+import { parseStructuredOutput } from "../../judge/calls/parse-llm-output";
+import { loadTemplate, renderTemplate } from "../../prompt-versions/prompt-templates";
 import { defaultStubRules, makeContext } from "../../../testkit/llm-stub/stub-rules";
 import { startStubLlm } from "../../../testkit/llm-stub/stub-server";
 

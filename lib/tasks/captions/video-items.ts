@@ -1,4 +1,4 @@
-import type { Actor } from "../../auth/actor";
+import type { ProjectAccess } from "../../authz/permissions";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { listItems } from "../../items/items";
 import { itemFilterSchema } from "../../items/item-filter";
@@ -8,14 +8,13 @@ import type { VideoItemList } from "../../task-modules/task-module";
 /** The video page's card of the video's captions (the first 100), each linked to its caption page. */
 export async function videoCaptionList(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   videoId: string,
 ): Promise<VideoItemList | null> {
+  const { projectId } = access;
   const captions = await listItems(
     prisma,
-    actor,
-    projectId,
+    access,
     itemFilterSchema(builtInCatalogue()).parse({ kind: "caption", videoId, pageSize: 100 }),
   );
   if (captions.total === 0) return null;

@@ -11,6 +11,7 @@
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
+import type { ProjectAccess } from "../../authz/permissions";
 import { EXPORT_PAGE_ROWS } from "../../export/text-stream";
 import { runExportsWithheld, runsWithheld } from "../../export/run-downloads";
 import { blindVideoIdsFor, redactResultsFor } from "../../visibility/judge-visibility";
@@ -52,8 +53,14 @@ async function blindFlaggedItemIds(
 }
 
 /** GET /runs/:id/captions as JSON: each blind caption marked and without its judge values. */
-export async function runCaptionResults(prisma: PrismaClient, actor: Actor, runId: string, query: CaptionResultsQuery) {
-  const answer = await runResults.runCaptionResults(prisma, actor, runId, query);
+export async function runCaptionResults(
+  prisma: PrismaClient,
+  access: ProjectAccess,
+  runId: string,
+  query: CaptionResultsQuery,
+) {
+  const { actor } = access;
+  const answer = await runResults.runCaptionResults(prisma, access, runId, query);
   const captions = await redactCaptionResultsFor(prisma, actor.userId, answer.captions);
   if (!query.flag) return { ...answer, captions };
   const hidden = await blindFlaggedItemIds(prisma, actor.userId, runId, query.flag);
@@ -79,14 +86,13 @@ export async function runCaptionResults(prisma: PrismaClient, actor: Actor, runI
  */
 export async function projectCaptionLeaderboard(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   query: z.output<typeof captionLeaderboardQuerySchema>,
 ) {
-  const leaderboard = await captionOverview.projectCaptionLeaderboard(prisma, actor, projectId, query);
+  const leaderboard = await captionOverview.projectCaptionLeaderboard(prisma, access, query);
   const withheld = await runsWithheld(
     prisma,
-    actor.userId,
+    access.actor.userId,
     leaderboard.runs.map((run) => run.id),
   );
   if (withheld) throw new WithheldError("The caption leaderboard", withheld);
@@ -97,13 +103,9 @@ export async function projectCaptionLeaderboard(
  * The captions page: the leaderboard whole or, while any of the chosen runs' videos is blind to the caller, none and
  * `leaderboardWithheld` saying why; the page of captions redacted.
  */
-export async function projectCaptionOverview(
-  prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
-  query: CaptionListQuery,
-) {
-  const whole = await captionOverview.projectCaptionOverview(prisma, actor, projectId, query);
+export async function projectCaptionOverview(prisma: PrismaClient, access: ProjectAccess, query: CaptionListQuery) {
+  const { actor, projectId } = access;
+  const whole = await captionOverview.projectCaptionOverview(prisma, access, query);
   const chosen = [whole.style, whole.content].flatMap((run) => (run ? [run.id] : []));
   const leaderboardWithheld = await runsWithheld(prisma, actor.userId, chosen);
   const overview = { ...whole, leaderboard: leaderboardWithheld ? null : whole.leaderboard, leaderboardWithheld };
@@ -128,11 +130,11 @@ export async function projectCaptionOverview(
 }
 
 /** One caption's page: every run's result of it, redacted when its video is blind to the caller (`blind`). */
-export async function captionDetail(prisma: PrismaClient, actor: Actor, projectId: string, captionId: string) {
-  const detail = await captionDetails.captionDetail(prisma, actor, projectId, captionId);
+export async function captionDetail(prisma: PrismaClient, access: ProjectAccess, captionId: string) {
+  const detail = await captionDetails.captionDetail(prisma, access, captionId);
   const shown = await redactCaptionResultsFor(
     prisma,
-    actor.userId,
+    access.actor.userId,
     detail.results.map((entry) => entry.result),
   );
   return {
@@ -157,17 +159,17 @@ export async function captionDetail(prisma: PrismaClient, actor: Actor, projectI
  */
 export async function runCaptionResultExport(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"export.read">,
   runId: string,
   query: CaptionResultsQuery,
   pageSize = EXPORT_PAGE_ROWS,
 ) {
-  // The first slice checks the caller may export the run, so a 403 or 404 comes before any word of blind queues.
-  const slices = runResults.runCaptionResultSlices(prisma, actor, runId, query, pageSize);
+  // The first slice finds the run in the access's project, so a 404 comes before any word of blind queues.
+  const slices = runResults.runCaptionResultSlices(prisma, access, runId, query, pageSize);
   const first = await slices.next();
-  const withheld = await runExportsWithheld(prisma, actor.userId, runId);
+  const withheld = await runExportsWithheld(prisma, access.actor.userId, runId);
   if (withheld) throw new WithheldError("The caption results export", withheld);
-  return runCaptionResultPages(prisma, actor, first, slices);
+  return runCaptionResultPages(prisma, access.actor, first, slices);
 }
 
 type CaptionSlices = ReturnType<typeof runResults.runCaptionResultSlices>;

@@ -16,9 +16,9 @@ import { smallReferenceSet } from "../../../testkit/tasks/captions/caption-fixtu
 import { makeUser } from "../../../testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../../testkit/testing/judge-deps";
 import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
-import { createEndpoint } from "../../judge/endpoints";
-import { createRunSchema } from "../../judge/endpoints.validation";
-import { createRun } from "../../judge/runs";
+import { createEndpoint } from "../../judge/endpoints/endpoints";
+import { createRunSchema } from "../../judge/runs/run-input.validation";
+import { createRun } from "../../judge/runs/runs";
 
 import { projectCaptionRuns } from "./caption-overview";
 import { captionResultsQuerySchema } from "./caption-query";
@@ -27,6 +27,7 @@ import type { CaptionRunResult } from "./caption-run-results";
 import { runCaptionResults } from "./caption-run-results";
 import { captionStyleSettingsSchema } from "./caption-style";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { projectAccess } from "../../authz/permissions";
 
 /** The CSV export of `captions`, header and rows. */
 function captionResultsCsv(runId: string, captions: readonly CaptionRunResult[]): string {
@@ -93,7 +94,7 @@ describe("counting words as AnyCapEval does", () => {
       keyFrames: 1,
       uniformFrames: 8,
     });
-    const endpoint = await createEndpoint(prisma, owner, projectId, {
+    const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
       name: "stub",
       baseUrl: stub.baseURL,
       model: "stub-vision",
@@ -109,17 +110,26 @@ describe("counting words as AnyCapEval does", () => {
     });
     const file = (fileName: string, bytes: Uint8Array) => ({ fileName, bytes });
     const setId = (
-      await importReferenceSet(prisma, owner, projectId, file("ref.jsonl", jsonlBytes(smallReferenceSet()[0]!)))
+      await importReferenceSet(
+        prisma,
+        await projectAccess(prisma, owner, projectId, "videos.import"),
+        file("ref.jsonl", jsonlBytes(smallReferenceSet()[0]!)),
+      )
     ).set.id!;
-    await importModelOutputs(prisma, owner, projectId, setId, file("alpha.jsonl", jsonlBytes({ id: 1, output })), {
-      model: "alpha",
-    });
+    await importModelOutputs(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      setId,
+      file("alpha.jsonl", jsonlBytes({ id: 1, output })),
+      {
+        model: "alpha",
+      },
+    );
     const queue = inlineJudgeQueue(testJudgeDeps());
-    const start = (settings: Record<string, unknown>) =>
+    const start = async (settings: Record<string, unknown>) =>
       createRun(
         { prisma, queue, pipelines: builtInCatalogue().pipelines },
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "runs.manage"),
         createRunSchema(builtInCatalogue()).parse({
           endpointId: endpoint.id,
           captionSetId: setId,
@@ -131,7 +141,14 @@ describe("counting words as AnyCapEval does", () => {
     const theirs = await start({ wordCounting: "anycapeval" });
 
     const read = async (runId: string) =>
-      (await runCaptionResults(prisma, owner, runId, captionResultsQuerySchema.parse({}))).captions[0]!.style!;
+      (
+        await runCaptionResults(
+          prisma,
+          await projectAccess(prisma, owner, projectId, "project.view"),
+          runId,
+          captionResultsQuerySchema.parse({}),
+        )
+      ).captions[0]!.style!;
     // The stub scores 2 (outside ±10% by FrameJury's count); FrameJury's rule caps it at 1, AnyCapEval's lets it stand.
     const a = await read(ours.id);
     expect([
@@ -150,7 +167,7 @@ describe("counting words as AnyCapEval does", () => {
       b.countedScore,
     ]).toEqual(["anycapeval", 13, true, 2, 2]);
 
-    const runs = await projectCaptionRuns(prisma, owner, projectId);
+    const runs = await projectCaptionRuns(prisma, await projectAccess(prisma, owner, projectId, "project.view"));
     expect(Object.fromEntries(runs.map((r) => [r.id, r.wordCounting]))).toEqual({
       [ours.id]: "framejury",
       [theirs.id]: "anycapeval",
@@ -158,7 +175,14 @@ describe("counting words as AnyCapEval does", () => {
 
     const csv = captionResultsCsv(
       theirs.id,
-      (await runCaptionResults(prisma, owner, theirs.id, captionResultsQuerySchema.parse({}))).captions,
+      (
+        await runCaptionResults(
+          prisma,
+          await projectAccess(prisma, owner, projectId, "project.view"),
+          theirs.id,
+          captionResultsQuerySchema.parse({}),
+        )
+      ).captions,
     );
     const [header, row] = csv.trim().split(/\r?\n/);
     expect(header!.split(",").at(-1)).toBe("word_counting");

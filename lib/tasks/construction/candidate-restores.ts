@@ -6,8 +6,7 @@
  */
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
-import { requireProjectAccess } from "../../authz/permissions";
+import type { ProjectAccess } from "../../authz/permissions";
 import { NotFoundError, ValidationError } from "../../errors";
 import { loadCandidateViews } from "./candidate-views";
 import { CANDIDATE_ITEM_KIND } from "./curation";
@@ -23,15 +22,19 @@ export type RestoreCandidateInput = z.input<typeof restoreCandidateSchema>;
  * Restores a candidate that `filter` removed: only the removal by the filter that removes it now (in the
  * latest construct run over its set, with the restores so far) can be undone.
  */
-export async function restoreCandidate(prisma: PrismaClient, actor: Actor, itemId: string, raw: RestoreCandidateInput) {
+export async function restoreCandidate(
+  prisma: PrismaClient,
+  access: ProjectAccess<"scores.review">,
+  itemId: string,
+  raw: RestoreCandidateInput,
+) {
   const input = restoreCandidateSchema.parse(raw);
-  const item = await prisma.item.findUnique({
-    where: { id: itemId },
+  const item = await prisma.item.findFirst({
+    where: { id: itemId, projectId: access.projectId },
     select: { id: true, projectId: true, kind: true, setId: true },
   });
   if (!item || item.kind !== CANDIDATE_ITEM_KIND) throw new NotFoundError("No such candidate question.");
-  await requireProjectAccess(prisma, actor, item.projectId, "scores.review");
-  const view = (await loadCandidateViews(prisma, actor, item.setId)).find((candidate) => candidate.itemId === item.id);
+  const view = (await loadCandidateViews(prisma, access, item.setId)).find((candidate) => candidate.itemId === item.id);
   const by = view?.fate.state === "removed" ? view.fate.by : null;
   if (by !== input.filter)
     throw new ValidationError(
@@ -45,7 +48,7 @@ export async function restoreCandidate(prisma: PrismaClient, actor: Actor, itemI
       itemId: item.id,
       filter: input.filter,
       reason: input.reason,
-      restoredById: actor.userId,
+      restoredById: access.actor.userId,
     },
     select: { id: true, itemId: true, filter: true, reason: true, restoredById: true, createdAt: true },
   });

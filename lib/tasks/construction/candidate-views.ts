@@ -5,8 +5,7 @@
  * and the export read only this.
  */
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
-import { requireProjectAccess } from "../../authz/permissions";
+import type { ProjectAccess } from "../../authz/permissions";
 import { NotFoundError } from "../../errors";
 import type { AnnotatedStep, AnnotationDataset } from "./step-annotations";
 import type { Granularity } from "./render-clip-info";
@@ -102,15 +101,14 @@ export async function latestRestoredFilters(
  */
 export async function loadCandidateViews(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess,
   candidateSetId: string,
 ): Promise<CandidateView[]> {
-  const set = await prisma.itemSet.findUnique({
-    where: { id: candidateSetId },
+  const set = await prisma.itemSet.findFirst({
+    where: { id: candidateSetId, projectId: access.projectId },
     select: { projectId: true, kind: true },
   });
   if (!set || set.kind !== CANDIDATE_SET_KIND) throw new NotFoundError("No such candidate set.");
-  await requireProjectAccess(prisma, actor, set.projectId, "project.view");
   const items = await prisma.item.findMany({
     where: { setId: candidateSetId, kind: CANDIDATE_ITEM_KIND },
     orderBy: { externalId: "asc" },

@@ -6,8 +6,7 @@
  * counted in the answer.
  */
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
-import { requireProjectAccess } from "../../authz/permissions";
+import type { ProjectAccess } from "../../authz/permissions";
 import { NotFoundError, ValidationError } from "../../errors";
 import type { ClipPayload } from "./step-annotation-sets";
 import { createItems, sha256 } from "../../items/item-set-import";
@@ -49,15 +48,12 @@ const runSelect = {
 
 export async function createCandidatesFromRun(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"runs.manage">,
   runId: string,
 ): Promise<CandidatesFromRun> {
-  const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: runSelect });
+  const run = await prisma.judgeRun.findFirst({ where: { id: runId, projectId: access.projectId }, select: runSelect });
   if (!run) throw new NotFoundError("No such run.");
-  await requireProjectAccess(prisma, actor, run.projectId, "runs.manage").catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
-  });
-  return candidatesOf(prisma, run, actor.userId);
+  return candidatesOf(prisma, run, access.actor.userId);
 }
 
 /** The candidates of a generation run that just finished, made by the worker that finished it (in the name of the run's creator). */

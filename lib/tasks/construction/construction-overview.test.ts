@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
+import { projectAccess } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { importStepAnnotations } from "@/lib/tasks/construction/step-annotation-sets";
@@ -28,7 +29,11 @@ const videoName = (v: number) => `A ball rolls down a ramp number ${v}-0.mp4`;
 
 async function member(projectId: string, role: "reviewer" | "viewer") {
   const user = await makeUser();
-  await addMember(prisma, owner, { projectId, email: user.email, role });
+  await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+    projectId,
+    email: user.email,
+    role,
+  });
   return user;
 }
 
@@ -49,7 +54,12 @@ async function constructionProject() {
         .join("\n"),
     ),
   };
-  const clips = await importStepAnnotations(prisma, owner, projectId, file, { name: "Steps" });
+  const clips = await importStepAnnotations(
+    prisma,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
+    file,
+    { name: "Steps" },
+  );
   const specs: [number, CandidatePayload["dataset"]][] = [
     [0, "hirest"],
     [0, "hirest"],
@@ -80,7 +90,7 @@ const query = (raw: Record<string, string> = {}) => constructionQuerySchema.pars
 describe("constructionOverview", () => {
   it("lists the clip sets with clips by dataset and the candidate sets, and says what each role may do", async () => {
     const { projectId, clipSetId, candidateSetId } = await constructionProject();
-    const overview = await constructionOverview(prisma, owner, projectId);
+    const overview = await constructionOverview(prisma, await projectAccess(prisma, owner, projectId, "project.view"));
     expect(overview.clipSets).toEqual([
       expect.objectContaining({
         id: clipSetId,
@@ -97,14 +107,16 @@ describe("constructionOverview", () => {
     expect(overview.may).toEqual({ importAnnotations: true, startRuns: true, restore: true, export: true });
 
     const reviewer = await member(projectId, "reviewer");
-    expect((await constructionOverview(prisma, reviewer, projectId)).may).toEqual({
+    expect(
+      (await constructionOverview(prisma, await projectAccess(prisma, reviewer, projectId, "project.view"))).may,
+    ).toEqual({
       importAnnotations: false,
       startRuns: false,
       restore: true,
       export: true,
     });
     const viewer = await member(projectId, "viewer");
-    const seen = await constructionOverview(prisma, viewer, projectId);
+    const seen = await constructionOverview(prisma, await projectAccess(prisma, viewer, projectId, "project.view"));
     expect(seen.may).toEqual({ importAnnotations: false, startRuns: false, restore: false, export: true });
     expect(seen.clipSets.map((s) => s.id)).toEqual([clipSetId]);
   });
@@ -150,7 +162,7 @@ describe("constructionOverview", () => {
         items: { create: { itemId: clip.id, videoId: videoIds[0]!, position: 0 } },
       },
     });
-    const overview = await constructionOverview(prisma, owner, projectId);
+    const overview = await constructionOverview(prisma, await projectAccess(prisma, owner, projectId, "project.view"));
     expect(overview.clipSets[0]!.runs).toEqual([
       expect.objectContaining({
         id: generate.id,
@@ -163,10 +175,9 @@ describe("constructionOverview", () => {
   });
 
   it("answers 404 to a non-member, for the overview and for a candidate set", async () => {
-    const { projectId, candidateSetId } = await constructionProject();
+    const { projectId } = await constructionProject();
     const outsider = await makeUser();
-    await expect(constructionOverview(prisma, outsider, projectId)).rejects.toMatchObject({ status: 404 });
-    await expect(candidateSetDetail(prisma, outsider, projectId, candidateSetId, query())).rejects.toMatchObject({
+    await expect(projectAccess(prisma, outsider, projectId, "project.view")).rejects.toMatchObject({
       status: 404,
     });
   });
@@ -176,7 +187,12 @@ describe("candidateSetDetail", () => {
   it("counts every generated candidate by dataset, lists them with their fate and curation, filters and refuses another project's set", async () => {
     const { projectId, candidateSetId, itemIds } = await constructionProject();
     const viewer = await member(projectId, "viewer");
-    const detail = await candidateSetDetail(prisma, viewer, projectId, candidateSetId, query());
+    const detail = await candidateSetDetail(
+      prisma,
+      await projectAccess(prisma, viewer, projectId, "project.view"),
+      candidateSetId,
+      query(),
+    );
     expect(detail.total).toBe(6);
     expect(detail.funnel[0]).toMatchObject({
       id: "generated",
@@ -205,11 +221,36 @@ describe("candidateSetDetail", () => {
       category: null,
     });
     const [a, b] = [await member(projectId, "reviewer"), await member(projectId, "reviewer")];
-    await saveCuration(prisma, a, { itemId: itemIds.c2!, decision: "accept" }, fieldsOf);
-    await saveCuration(prisma, b, { itemId: itemIds.c2!, decision: "accept" }, fieldsOf);
-    await saveCuration(prisma, a, { itemId: itemIds.c3!, decision: "reject", reason: "vague" }, fieldsOf);
-    await saveCuration(prisma, b, { itemId: itemIds.c3!, decision: "accept" }, fieldsOf);
-    const youcook = await candidateSetDetail(prisma, viewer, projectId, candidateSetId, query({ dataset: "youcook2" }));
+    await saveCuration(
+      prisma,
+      await projectAccess(prisma, a, projectId, "scores.review"),
+      { itemId: itemIds.c2!, decision: "accept" },
+      fieldsOf,
+    );
+    await saveCuration(
+      prisma,
+      await projectAccess(prisma, b, projectId, "scores.review"),
+      { itemId: itemIds.c2!, decision: "accept" },
+      fieldsOf,
+    );
+    await saveCuration(
+      prisma,
+      await projectAccess(prisma, a, projectId, "scores.review"),
+      { itemId: itemIds.c3!, decision: "reject", reason: "vague" },
+      fieldsOf,
+    );
+    await saveCuration(
+      prisma,
+      await projectAccess(prisma, b, projectId, "scores.review"),
+      { itemId: itemIds.c3!, decision: "accept" },
+      fieldsOf,
+    );
+    const youcook = await candidateSetDetail(
+      prisma,
+      await projectAccess(prisma, viewer, projectId, "project.view"),
+      candidateSetId,
+      query({ dataset: "youcook2" }),
+    );
     expect(youcook.matching).toBe(3);
     expect(youcook.rows.map((r) => [r.externalId, r.curation])).toEqual([
       ["c2", { status: "accepted", accepts: 2, rejects: 0 }],
@@ -217,11 +258,25 @@ describe("candidateSetDetail", () => {
       ["c4", { status: "pending", accepts: 0, rejects: 0 }],
     ]);
     expect(
-      (await candidateSetDetail(prisma, viewer, projectId, candidateSetId, query({ fate: "removed" }))).matching,
+      (
+        await candidateSetDetail(
+          prisma,
+          await projectAccess(prisma, viewer, projectId, "project.view"),
+          candidateSetId,
+          query({ fate: "removed" }),
+        )
+      ).matching,
     ).toBe(0);
 
     const other = await constructionProject();
-    await expect(candidateSetDetail(prisma, owner, projectId, other.candidateSetId, query())).rejects.toMatchObject({
+    await expect(
+      candidateSetDetail(
+        prisma,
+        await projectAccess(prisma, owner, projectId, "project.view"),
+        other.candidateSetId,
+        query(),
+      ),
+    ).rejects.toMatchObject({
       status: 404,
     });
   });

@@ -8,7 +8,7 @@
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
-import { requireProjectAccess, roleCan } from "../../authz/permissions";
+import { type ProjectAccess, roleCan } from "../../authz/permissions";
 import { NotFoundError } from "../../errors";
 import { balanceAnswerLetters, letterHistogram, type McLetter } from "./balance-answer-letters";
 import { CANDIDATE_SET_KIND, type CandidateView, loadCandidateViews } from "./candidate-views";
@@ -112,12 +112,8 @@ async function runsBySet(prisma: PrismaClient, projectId: string, setIds: string
 }
 
 /** The project's clip sets and candidate sets, with their runs, and what the actor may do on the page. */
-export async function constructionOverview(
-  prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
-): Promise<ConstructionOverview> {
-  const role = await requireProjectAccess(prisma, actor, projectId, "project.view");
+export async function constructionOverview(prisma: PrismaClient, access: ProjectAccess): Promise<ConstructionOverview> {
+  const { projectId, role } = access;
   const sets = await prisma.itemSet.findMany({
     where: { projectId, kind: { in: [CLIP_SET_KIND, CANDIDATE_SET_KIND] } },
     orderBy: [{ importedAt: "asc" }, { id: "asc" }],
@@ -243,18 +239,17 @@ function matches(view: CandidateView, query: ConstructionQuery): boolean {
 /** One candidate set of the project: its funnel, transformation counts, letter histogram and a page of its candidates. */
 export async function candidateSetDetail(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   setId: string,
   query: ConstructionQuery,
 ): Promise<CandidateSetDetail> {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const { projectId } = access;
   const set = await prisma.itemSet.findFirst({
     where: { id: setId, projectId, kind: CANDIDATE_SET_KIND },
     select: { id: true, name: true },
   });
   if (!set) throw new NotFoundError("No such candidate set in this project.");
-  const views = await loadCandidateViews(prisma, actor, set.id);
+  const views = await loadCandidateViews(prisma, access, set.id);
   const summary = summariseCandidates(views, query);
   const curation = await curationOf(prisma, set.id, summary.shown);
   const { shown, ...rest } = summary;

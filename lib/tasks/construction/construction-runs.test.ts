@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
+import { projectAccess } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { restoreCandidate } from "@/lib/tasks/construction/candidate-restores";
 import { loadCandidateViews, type CandidateView } from "@/lib/tasks/construction/candidate-views";
@@ -15,26 +16,27 @@ import { candidateSetDetail, constructionQuerySchema } from "@/lib/tasks/constru
 import { createCandidatesFromRun } from "@/lib/tasks/construction/candidates";
 import { filterFunnel, type FilterId } from "@/lib/tasks/construction/filter-funnel";
 import { importStepAnnotations } from "@/lib/tasks/construction/step-annotation-sets";
-import { createEndpoint } from "@/lib/judge/endpoints";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
+import { createEndpoint } from "@/lib/judge/endpoints/endpoints";
+import { createRunSchema } from "@/lib/judge/runs/run-input.validation";
 
-import { createRun, getRunStatus } from "@/lib/judge/runs";
+import { createRun, getRunStatus } from "@/lib/judge/runs/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { makeUser } from "@/testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
 import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
-import { addMember } from "@/lib/projects/projects";
+import { NotFoundError } from "@/lib/errors";
+import { addMember, createProject } from "@/lib/projects/projects";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { accessOfRun } from "../../../testkit/testing/record-access";
 
 let stub: StubServer;
 let owner: Actor;
 
 const inlineQueue = inlineJudgeQueue(testJudgeDeps());
-const start = (projectId: string, input: Record<string, unknown>) =>
+const start = async (projectId: string, input: Record<string, unknown>) =>
   createRun(
     { prisma, queue: inlineQueue, pipelines: builtInCatalogue().pipelines },
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "runs.manage"),
     createRunSchema(builtInCatalogue()).parse(input),
   );
 const bytes = (records: unknown[]) => new TextEncoder().encode(records.map((r) => JSON.stringify(r)).join("\n"));
@@ -107,8 +109,7 @@ beforeAll(async () => {
   projectId = project.projectId;
   const set = await importStepAnnotations(
     prisma,
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "videos.import"),
     { fileName: "steps.jsonl", bytes: bytes(ANNOTATIONS) },
     { name: "Kitchen steps" },
   );
@@ -117,7 +118,7 @@ beforeAll(async () => {
   suffix = projectId.slice(-8);
   const endpoint = async (name: string, modelName: string) =>
     (
-      await createEndpoint(prisma, owner, projectId, {
+      await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
         name,
         baseUrl: stub.baseURL,
         model: modelName,
@@ -142,7 +143,7 @@ describe("Q&A construction runs", () => {
   it("generates coarse and fine pairs per clip with the clip's family template, filled as the seed formats it, and makes candidates with provenance when it ends, once", async () => {
     const run = await start(projectId, { pipeline: "qa_generate", endpointId: model, clipSetId });
     expect(run).toMatchObject({ videos: 3, items: 3 });
-    expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({
+    expect(await getRunStatus(prisma, await accessOfRun(prisma, owner, run.id), run.id)).toMatchObject({
       status: "done",
       steps: { failed: 0, parse_failed: 0 },
     });
@@ -198,14 +199,24 @@ describe("Q&A construction runs", () => {
       select: { id: true, itemCount: true, importedById: true },
     });
     expect(auto).toMatchObject({ itemCount: 18, importedById: owner.userId });
-    const made = await createCandidatesFromRun(prisma, owner, run.id);
+    const made = await createCandidatesFromRun(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
+      run.id,
+    );
     expect(made).toEqual({ setId: auto.id, count: 18, existed: true, failedSteps: 0 });
-    expect(await createCandidatesFromRun(prisma, owner, run.id)).toEqual(made);
+    expect(
+      await createCandidatesFromRun(prisma, await projectAccess(prisma, owner, projectId, "runs.manage"), run.id),
+    ).toEqual(made);
     expect(await prisma.itemSet.count({ where: { projectId, kind: "qa_candidates" } })).toBe(1);
     expect(await prisma.item.count({ where: { setId: auto.id } })).toBe(18);
     candidateSetId = made.setId;
 
-    const views = await loadCandidateViews(prisma, owner, candidateSetId);
+    const views = await loadCandidateViews(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      candidateSetId,
+    );
     expect(views).toHaveLength(18);
     const first = views.find((v) => v.externalId === `${fileName(0)}#0-coarse-1`)!;
     expect(first.payload).toMatchObject({
@@ -256,13 +267,17 @@ describe("Q&A construction runs", () => {
     });
     firstConstructRunId = run.id;
     expect(run).toMatchObject({ items: 18 });
-    expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({
+    expect(await getRunStatus(prisma, await accessOfRun(prisma, owner, run.id), run.id)).toMatchObject({
       status: "done",
       steps: { failed: 0, parse_failed: 0, skipped: 0 },
     });
     expect(stub.requests.filter((r) => r.fault === "status")).toHaveLength(1);
 
-    const views = await loadCandidateViews(prisma, owner, candidateSetId);
+    const views = await loadCandidateViews(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      candidateSetId,
+    );
     for (const view of views) expect(shape(view), view.payload.question).toEqual(expectedOf(view.payload.question));
 
     // The funnel, worked out from the rules.
@@ -333,7 +348,11 @@ describe("Q&A construction runs", () => {
   });
 
   it("gives up after ten attempts with 40 calls under distinct cache keys, and retries an attempt whose four had a duplicate", async () => {
-    const views = await loadCandidateViews(prisma, owner, candidateSetId);
+    const views = await loadCandidateViews(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      candidateSetId,
+    );
     const stubborn = views.filter((v) => /stubborn/.test(v.payload.question));
     expect(stubborn).toHaveLength(2);
     for (const view of stubborn) {
@@ -380,23 +399,47 @@ describe("Q&A construction runs", () => {
   });
 
   it("restores a blind-removed candidate: a new run continues it, its earlier calls from the cache, its later filters and transformation called", async () => {
-    const before = await loadCandidateViews(prisma, owner, candidateSetId);
+    const before = await loadCandidateViews(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      candidateSetId,
+    );
     const removed = before.find((v) => v.fate.state === "removed" && v.fate.by === "blind")!;
     const kept = before.find((v) => v.fate.state === "kept")!;
     await expect(
-      restoreCandidate(prisma, owner, kept.itemId, { filter: "blind", reason: "nothing to undo" }),
+      restoreCandidate(prisma, await projectAccess(prisma, owner, projectId, "scores.review"), kept.itemId, {
+        filter: "blind",
+        reason: "nothing to undo",
+      }),
     ).rejects.toThrow(/No filter removed this candidate/);
     await expect(
-      restoreCandidate(prisma, owner, removed.itemId, { filter: "tricky", reason: "wrong filter" }),
+      restoreCandidate(prisma, await projectAccess(prisma, owner, projectId, "scores.review"), removed.itemId, {
+        filter: "tricky",
+        reason: "wrong filter",
+      }),
     ).rejects.toThrow(/The blind filter removed this candidate/);
-    const viewer = await makeUser();
-    await addMember(prisma, owner, { projectId, email: viewer.email, role: "viewer" });
+    // Through an access to another project, even the owner's own, the candidate is not found.
+    const elsewhere = await createProject(prisma, owner, { name: "Another project" });
     await expect(
-      restoreCandidate(prisma, viewer, removed.itemId, { filter: "blind", reason: "a viewer may not" }),
-    ).rejects.toThrow();
+      restoreCandidate(prisma, await projectAccess(prisma, owner, elsewhere.id, "scores.review"), removed.itemId, {
+        filter: "blind",
+        reason: "another project's access",
+      }),
+    ).rejects.toThrow("No such candidate question.");
+    const viewer = await makeUser();
+    await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+      projectId,
+      email: viewer.email,
+      role: "viewer",
+    });
+    await expect(projectAccess(prisma, viewer, projectId, "scores.review")).rejects.toThrow();
     const reviewer = await makeUser();
-    await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
-    await restoreCandidate(prisma, reviewer, removed.itemId, {
+    await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+      projectId,
+      email: reviewer.email,
+      role: "reviewer",
+    });
+    await restoreCandidate(prisma, await projectAccess(prisma, reviewer, projectId, "scores.review"), removed.itemId, {
       filter: "blind",
       reason: "The answer is not guessable in practice.",
     });
@@ -407,9 +450,9 @@ describe("Q&A construction runs", () => {
       }),
     ).toEqual([{ filter: "blind", restoredById: reviewer.userId }]);
 
-    const restoredView = (await loadCandidateViews(prisma, owner, candidateSetId)).find(
-      (v) => v.itemId === removed.itemId,
-    )!;
+    const restoredView = (
+      await loadCandidateViews(prisma, await projectAccess(prisma, owner, projectId, "project.view"), candidateSetId)
+    ).find((v) => v.itemId === removed.itemId)!;
     expect(restoredView).toMatchObject({
       restoredFrom: "blind",
       fate: { state: "pending", at: "hallucination" },
@@ -426,7 +469,9 @@ describe("Q&A construction runs", () => {
     expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: run.id } })).settings).toMatchObject({
       restored: { [removed.itemId]: ["blind"] },
     });
-    const after = (await loadCandidateViews(prisma, owner, candidateSetId)).find((v) => v.itemId === removed.itemId)!;
+    const after = (
+      await loadCandidateViews(prisma, await projectAccess(prisma, owner, projectId, "project.view"), candidateSetId)
+    ).find((v) => v.itemId === removed.itemId)!;
     expect(after).toMatchObject({
       restoredFrom: "blind",
       fate: { state: "kept" },
@@ -482,7 +527,9 @@ describe("Q&A construction runs", () => {
           .map(([letter, option]) => `      ${letter}. ${option}`)
           .join("\n"),
       );
-      const view = (await loadCandidateViews(prisma, owner, candidateSetId)).find((v) => v.itemId === step.itemId)!;
+      const view = (
+        await loadCandidateViews(prisma, await projectAccess(prisma, owner, projectId, "project.view"), candidateSetId)
+      ).find((v) => v.itemId === step.itemId)!;
       expect(output.options[output.correctLetter]).toBe(view.payload.answer);
       // The stub's Table 32 picks the reference answer wherever it is (or a distractor for "stubborn"): the decision follows the shuffle.
       if (!/stubborn/.test(view.payload.question))
@@ -516,9 +563,9 @@ describe("Q&A construction runs", () => {
     await expect(bad([checker, checker])).rejects.toThrow(/must be different endpoints/);
     await expect(bad([checker, "no-such-endpoint"])).rejects.toThrow(/No such endpoint in this project/);
 
-    const video0 = (await loadCandidateViews(prisma, owner, candidateSetId)).filter((v) =>
-      v.payload.video.includes(fileName(0)),
-    );
+    const video0 = (
+      await loadCandidateViews(prisma, await projectAccess(prisma, owner, projectId, "project.view"), candidateSetId)
+    ).filter((v) => v.payload.video.includes(fileName(0)));
     const videoId = video0[0]!.videoId;
     const plainKept = (views: CandidateView[]) =>
       views.filter(
@@ -533,11 +580,13 @@ describe("Q&A construction runs", () => {
       videoIds: [videoId],
       settings: { checkerEndpointIds: [knowingA, checker, checkerB] },
     });
-    expect(await getRunStatus(prisma, owner, passing.id)).toMatchObject({
+    expect(await getRunStatus(prisma, await accessOfRun(prisma, owner, passing.id), passing.id)).toMatchObject({
       status: "done",
       steps: { failed: 0, parse_failed: 0 },
     });
-    const afterPassing = plainKept(await loadCandidateViews(prisma, owner, candidateSetId));
+    const afterPassing = plainKept(
+      await loadCandidateViews(prisma, await projectAccess(prisma, owner, projectId, "project.view"), candidateSetId),
+    );
     expect(afterPassing.length).toBeGreaterThan(0);
     for (const view of afterPassing) {
       expect(view.transform).toMatchObject({ state: "transformed", attempt: 1 });
@@ -567,8 +616,7 @@ describe("Q&A construction runs", () => {
     // The construction page shows every checker's pick where it shows the outcome.
     const detail = await candidateSetDetail(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "project.view"),
       candidateSetId,
       constructionQuerySchema.parse({}),
     );
@@ -587,11 +635,13 @@ describe("Q&A construction runs", () => {
       videoIds: [videoId],
       settings: { checkerEndpointIds: [knowingA, knowingB, checker] },
     });
-    expect(await getRunStatus(prisma, owner, failing.id)).toMatchObject({
+    expect(await getRunStatus(prisma, await accessOfRun(prisma, owner, failing.id), failing.id)).toMatchObject({
       status: "done",
       steps: { failed: 0, parse_failed: 0 },
     });
-    const afterFailing = plainKept(await loadCandidateViews(prisma, owner, candidateSetId));
+    const afterFailing = plainKept(
+      await loadCandidateViews(prisma, await projectAccess(prisma, owner, projectId, "project.view"), candidateSetId),
+    );
     for (const view of afterFailing) {
       expect(view.attempts).toBe(10);
       expect(view.transform).toMatchObject({
@@ -621,21 +671,38 @@ describe("Q&A construction runs", () => {
     // Another model, so nothing comes from the cache; the HiREST clip's two calls fail on every retry.
     stub.addFault({ fault: { kind: "status", status: 500 }, match: "Make a Plaster Mask", times: 10 });
     const run = await start(projectId, { pipeline: "qa_generate", endpointId: checker, clipSetId });
-    expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({ steps: { failed: 2 } });
-    const made = await createCandidatesFromRun(prisma, owner, run.id);
+    expect(await getRunStatus(prisma, await accessOfRun(prisma, owner, run.id), run.id)).toMatchObject({
+      steps: { failed: 2 },
+    });
+    const made = await createCandidatesFromRun(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
+      run.id,
+    );
     expect(made).toMatchObject({ count: 12, failedSteps: 2, existed: true });
     const items = await prisma.item.findMany({ where: { setId: made.setId }, select: { group: true } });
     expect(items.some((i) => i.group === "hirest")).toBe(false);
-    await expect(createCandidatesFromRun(prisma, owner, firstConstructRunId)).rejects.toThrow(/is a qa_construct run/);
+    await expect(
+      createCandidatesFromRun(
+        prisma,
+        await projectAccess(prisma, owner, projectId, "runs.manage"),
+        firstConstructRunId,
+      ),
+    ).rejects.toThrow(/is a qa_construct run/);
     const queued = await createRun(
       { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({ pipeline: "qa_generate", endpointId: model, clipSetId }),
     );
-    await expect(createCandidatesFromRun(prisma, owner, queued.id)).rejects.toThrow(/has not finished yet/);
+    await expect(
+      createCandidatesFromRun(prisma, await projectAccess(prisma, owner, projectId, "runs.manage"), queued.id),
+    ).rejects.toThrow(/has not finished yet/);
     const outsider = await makeUser();
-    await expect(createCandidatesFromRun(prisma, outsider, run.id)).rejects.toThrow(/No such run/);
+    await expect(projectAccess(prisma, outsider, projectId, "runs.manage")).rejects.toBeInstanceOf(NotFoundError);
+    // Through an access to another project, even the owner's own, the run is not found.
+    const elsewhere = await createProject(prisma, owner, { name: "Another project" });
+    const there = await projectAccess(prisma, owner, elsewhere.id, "runs.manage");
+    await expect(createCandidatesFromRun(prisma, there, run.id)).rejects.toThrow(/No such run/);
   });
 });
 

@@ -9,8 +9,7 @@
  * what N > 1 wants; with N = 1 the second decision is kept too and counts in the majority.
  */
 import type { CurationQueue, Prisma, PrismaClient } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
-import { requireProjectAccess, roleCan, type ProjectAction } from "../../authz/permissions";
+import { type ProjectAccess, roleCan } from "../../authz/permissions";
 import { AppError, ForbiddenError, NotFoundError, ValidationError } from "../../errors";
 import { MC_LETTERS } from "./balance-answer-letters";
 import { CANDIDATE_SET_KIND, type CandidateView, loadCandidateViews } from "./candidate-views";
@@ -31,6 +30,7 @@ import {
   type CurationPool,
   curationBodySchema,
 } from "./curation-queues.validation";
+import type { NextCurationItemAnswer } from "./curation-queue-next.types";
 import type { z } from "zod";
 
 /**
@@ -56,19 +56,10 @@ export function inCurationPool(view: CandidateView, scope: CurationPool): boolea
   return scope === "all" || view.fate.state === "kept";
 }
 
-async function queueForActor(
-  prisma: PrismaClient,
-  actor: Actor,
-  queueId: string,
-  action: ProjectAction,
-): Promise<CurationQueue> {
-  const queue = await prisma.curationQueue.findUnique({ where: { id: queueId } });
+/** A curation queue of the access's project; one of another project is "No such curation queue.", as a missing one. */
+async function queueOf(prisma: PrismaClient, access: ProjectAccess, queueId: string): Promise<CurationQueue> {
+  const queue = await prisma.curationQueue.findFirst({ where: { id: queueId, projectId: access.projectId } });
   if (!queue) throw new NotFoundError("No such curation queue.");
-  try {
-    await requireProjectAccess(prisma, actor, queue.projectId, action);
-  } catch (error) {
-    throw error instanceof NotFoundError ? new NotFoundError("No such curation queue.") : error;
-  }
   return queue;
 }
 
@@ -99,11 +90,10 @@ async function curatorIdsByEmail(
 /** Owners make a queue over one of the project's candidate sets. */
 export async function createCurationQueue(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"queues.manage">,
   raw: CreateCurationQueueInput,
 ) {
-  await requireProjectAccess(prisma, actor, projectId, "queues.manage");
+  const { actor, projectId } = access;
   const input = createCurationQueueSchema.parse(raw);
   const set = await prisma.itemSet.findUnique({
     where: { id: input.candidateSetId },
@@ -124,7 +114,7 @@ export async function createCurationQueue(
       createdById: actor.userId,
     },
   });
-  return (await summarize(prisma, actor, [queue], actor.userId))[0]!;
+  return (await summarize(prisma, access, [queue], actor.userId))[0]!;
 }
 
 export interface CandidateDecision extends DecisionRow {
@@ -174,8 +164,13 @@ export async function curatorsPerQuestionOf(prisma: PrismaClient, candidateSetId
 export type StatusCounts = Record<CurationStatus, number>;
 
 /** The queue's candidates with their decisions and outcome. */
-async function queueCandidates(prisma: PrismaClient, actor: Actor, queue: CurationQueue, views?: CandidateView[]) {
-  const all = views ?? (await loadCandidateViews(prisma, actor, queue.candidateSetId));
+async function queueCandidates(
+  prisma: PrismaClient,
+  access: ProjectAccess,
+  queue: CurationQueue,
+  views?: CandidateView[],
+) {
+  const all = views ?? (await loadCandidateViews(prisma, access, queue.candidateSetId));
   const inScope = all.filter((view) => inCurationPool(view, queue.scope as CurationPool));
   const decisions = await decisionsOf(
     prisma,
@@ -187,7 +182,12 @@ async function queueCandidates(prisma: PrismaClient, actor: Actor, queue: Curati
   });
 }
 
-async function summarize(prisma: PrismaClient, actor: Actor, queues: readonly CurationQueue[], userId: string) {
+async function summarize(
+  prisma: PrismaClient,
+  access: ProjectAccess,
+  queues: readonly CurationQueue[],
+  userId: string,
+) {
   const ids = [...new Set(queues.flatMap((q) => q.assigneeIds))];
   const users = ids.length
     ? await prisma.user.findMany({ where: { id: { in: ids } }, select: { id: true, email: true } })
@@ -204,8 +204,8 @@ async function summarize(prisma: PrismaClient, actor: Actor, queues: readonly Cu
   const summaries = [];
   for (const queue of queues) {
     if (!viewsBySet.has(queue.candidateSetId))
-      viewsBySet.set(queue.candidateSetId, await loadCandidateViews(prisma, actor, queue.candidateSetId));
-    const candidates = await queueCandidates(prisma, actor, queue, viewsBySet.get(queue.candidateSetId));
+      viewsBySet.set(queue.candidateSetId, await loadCandidateViews(prisma, access, queue.candidateSetId));
+    const candidates = await queueCandidates(prisma, access, queue, viewsBySet.get(queue.candidateSetId));
     const counts: StatusCounts = { accepted: 0, rejected: 0, disputed: 0, pending: 0 };
     for (const c of candidates) counts[c.outcome.status] += 1;
     const decisions = candidates.flatMap((c) => c.decisions);
@@ -234,15 +234,15 @@ async function summarize(prisma: PrismaClient, actor: Actor, queues: readonly Cu
   return summaries;
 }
 
-export async function listCurationQueues(prisma: PrismaClient, actor: Actor, projectId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+export async function listCurationQueues(prisma: PrismaClient, access: ProjectAccess) {
+  const { actor, projectId } = access;
   const queues = await prisma.curationQueue.findMany({ where: { projectId }, orderBy: { createdAt: "desc" } });
-  return summarize(prisma, actor, queues, actor.userId);
+  return summarize(prisma, access, queues, actor.userId);
 }
 
 /** The project's candidate sets, newest first: what a new curation queue may be over. */
-export async function listCandidateSets(prisma: PrismaClient, actor: Actor, projectId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+export async function listCandidateSets(prisma: PrismaClient, access: ProjectAccess) {
+  const { projectId } = access;
   return prisma.itemSet.findMany({
     where: { projectId, kind: CANDIDATE_SET_KIND },
     orderBy: { importedAt: "desc" },
@@ -253,19 +253,18 @@ export async function listCandidateSets(prisma: PrismaClient, actor: Actor, proj
 /** A queue's name for its page, or null when the project has no such queue (a malformed id included). */
 export async function curationQueueName(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   queueId: string,
 ): Promise<string | null> {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const { projectId } = access;
   if (!/^[A-Za-z0-9_-]{1,64}$/.test(queueId)) return null;
   const queue = await prisma.curationQueue.findFirst({ where: { id: queueId, projectId }, select: { name: true } });
   return queue?.name ?? null;
 }
 
-export async function getCurationQueue(prisma: PrismaClient, actor: Actor, queueId: string) {
-  const queue = await queueForActor(prisma, actor, queueId, "project.view");
-  return (await summarize(prisma, actor, [queue], actor.userId))[0]!;
+export async function getCurationQueue(prisma: PrismaClient, access: ProjectAccess, queueId: string) {
+  const queue = await queueOf(prisma, access, queueId);
+  return (await summarize(prisma, access, [queue], access.actor.userId))[0]!;
 }
 
 /**
@@ -274,14 +273,15 @@ export async function getCurationQueue(prisma: PrismaClient, actor: Actor, queue
  */
 export async function nextCurationItem(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"scores.review">,
   queueId: string,
   options: { skip?: readonly string[] } = {},
 ) {
-  const queue = await queueForActor(prisma, actor, queueId, "scores.review");
+  const { actor } = access;
+  const queue = await queueOf(prisma, access, queueId);
   assertMayCurate(queue, actor.userId);
   const skip = new Set(options.skip ?? []);
-  const candidates = await queueCandidates(prisma, actor, queue);
+  const candidates = await queueCandidates(prisma, access, queue);
   const next = candidates.find(
     (c) =>
       !skip.has(c.view.itemId) &&
@@ -291,7 +291,7 @@ export async function nextCurationItem(
   const left = candidates.filter(
     (c) => c.decisions.length < queue.curatorsPerQuestion && !c.decisions.some((d) => d.curatorId === actor.userId),
   ).length;
-  return { itemId: next?.view.itemId ?? null, left };
+  return { itemId: next?.view.itemId ?? null, left } satisfies NextCurationItemAnswer;
 }
 
 export interface StepFrame {
@@ -304,9 +304,10 @@ export interface StepFrame {
 }
 
 /** Everything the curation screen shows for one candidate of the queue. */
-export async function curationItem(prisma: PrismaClient, actor: Actor, queueId: string, itemId: string) {
-  const queue = await queueForActor(prisma, actor, queueId, "project.view");
-  const candidates = await queueCandidates(prisma, actor, queue);
+export async function curationItem(prisma: PrismaClient, access: ProjectAccess, queueId: string, itemId: string) {
+  const { actor } = access;
+  const queue = await queueOf(prisma, access, queueId);
+  const candidates = await queueCandidates(prisma, access, queue);
   const index = candidates.findIndex((c) => c.view.itemId === itemId);
   if (index < 0) throw new NotFoundError("This candidate is not in the curation queue.");
   const { view, decisions, outcome } = candidates[index]!;
@@ -377,16 +378,14 @@ export async function curationItem(prisma: PrismaClient, actor: Actor, queueId: 
 }
 
 /** The candidate's view, found through its set (so the fields a curator edits are the ones the screen showed). */
-async function candidateView(prisma: PrismaClient, actor: Actor, itemId: string): Promise<CandidateView> {
-  const item = await prisma.item.findUnique({ where: { id: itemId }, select: { setId: true, projectId: true } });
+async function candidateView(prisma: PrismaClient, access: ProjectAccess, itemId: string): Promise<CandidateView> {
+  const item = await prisma.item.findFirst({
+    where: { id: itemId, projectId: access.projectId },
+    select: { setId: true, projectId: true },
+  });
   if (!item) throw new NotFoundError("No such candidate question.");
-  try {
-    await requireProjectAccess(prisma, actor, item.projectId, "project.view");
-  } catch (error) {
-    throw error instanceof NotFoundError ? new NotFoundError("No such candidate question.") : error;
-  }
   const view = (
-    await loadCandidateViews(prisma, actor, item.setId).catch((error) => {
+    await loadCandidateViews(prisma, access, item.setId).catch((error) => {
       throw error instanceof NotFoundError ? new NotFoundError("No such candidate question.") : error;
     })
   ).find((v) => v.itemId === itemId);
@@ -413,14 +412,15 @@ export class CurationConflictWithCurrentError extends AppError {
 /** `PUT /api/v1/items/:itemId/curation`: saves the caller's decision (curation.ts's saveCuration). */
 export async function saveCandidateCuration(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"scores.review">,
   itemId: string,
   raw: z.input<typeof curationBodySchema>,
 ) {
+  const { actor } = access;
   const body = curationBodySchema.parse(raw);
-  const view = await candidateView(prisma, actor, itemId);
+  const view = await candidateView(prisma, access, itemId);
   try {
-    const saved = await saveCuration(prisma, actor, { itemId, ...body }, () => curatedFieldsOf(view));
+    const saved = await saveCuration(prisma, access, { itemId, ...body }, () => curatedFieldsOf(view));
     return {
       id: saved.id,
       itemId: saved.itemId,
@@ -441,8 +441,8 @@ export async function saveCandidateCuration(
 }
 
 /** `GET /api/v1/items/:itemId/curation`: every curator's decision on the candidate and the append-only history. */
-export async function candidateCuration(prisma: PrismaClient, actor: Actor, itemId: string) {
-  const view = await candidateView(prisma, actor, itemId);
+export async function candidateCuration(prisma: PrismaClient, access: ProjectAccess, itemId: string) {
+  const view = await candidateView(prisma, access, itemId);
   const rows = await prisma.curationDecision.findMany({
     where: { itemId },
     orderBy: { createdAt: "asc" },

@@ -6,6 +6,7 @@ import { addMember } from "@/lib/projects/projects";
 import { makeUser } from "@/testkit/testing/fixtures";
 import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { CANDIDATE_ITEM_KIND, type CuratedFields, curationOutcome, curatorAgreement, saveCuration } from "./curation";
+import { projectAccess } from "../../authz/permissions";
 
 const fieldsOf = (payload: Prisma.JsonValue) => payload as unknown as CuratedFields;
 const MC: CuratedFields = {
@@ -49,7 +50,11 @@ async function candidate() {
 
 async function member(projectId: string, role: "reviewer" | "viewer") {
   const user = await makeUser();
-  await addMember(prisma, owner, { projectId, email: user.email, role });
+  await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+    projectId,
+    email: user.email,
+    role,
+  });
   return user;
 }
 
@@ -59,7 +64,7 @@ describe("saveCuration", () => {
     const curator = await member(projectId, "reviewer");
     const first = await saveCuration(
       prisma,
-      curator,
+      await projectAccess(prisma, curator, projectId, "scores.review"),
       { itemId, decision: "accept", edits: { question: "What comes after the face is cleaned?" } },
       fieldsOf,
     );
@@ -70,7 +75,7 @@ describe("saveCuration", () => {
     });
     const second = await saveCuration(
       prisma,
-      curator,
+      await projectAccess(prisma, curator, projectId, "scores.review"),
       { itemId, decision: "reject", reason: "answerable from the options", expectedVersion: 1 },
       fieldsOf,
     );
@@ -93,19 +98,44 @@ describe("saveCuration", () => {
     const { projectId, itemId } = await candidate();
     const curator = await member(projectId, "reviewer");
     const raced = await Promise.allSettled([
-      saveCuration(prisma, curator, { itemId, decision: "accept" }, fieldsOf),
-      saveCuration(prisma, curator, { itemId, decision: "reject", reason: "vague" }, fieldsOf),
+      saveCuration(
+        prisma,
+        await projectAccess(prisma, curator, projectId, "scores.review"),
+        { itemId, decision: "accept" },
+        fieldsOf,
+      ),
+      saveCuration(
+        prisma,
+        await projectAccess(prisma, curator, projectId, "scores.review"),
+        { itemId, decision: "reject", reason: "vague" },
+        fieldsOf,
+      ),
     ]);
     expect(raced.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     expect(raced.find((r) => r.status === "rejected")).toMatchObject({ reason: { status: 409 } });
     const stored = await prisma.curationDecision.findFirstOrThrow({ where: { itemId } });
     await expect(
-      saveCuration(prisma, curator, { itemId, decision: "accept", edits: { answer: "A" } }, fieldsOf),
+      saveCuration(
+        prisma,
+        await projectAccess(prisma, curator, projectId, "scores.review"),
+        { itemId, decision: "accept", edits: { answer: "A" } },
+        fieldsOf,
+      ),
     ).rejects.toMatchObject({ status: 409, message: /send expectedVersion 1/ });
     // Two tabs saw version 1; the first save wins, the second is refused.
-    await saveCuration(prisma, curator, { itemId, decision: "accept", expectedVersion: 1 }, fieldsOf);
+    await saveCuration(
+      prisma,
+      await projectAccess(prisma, curator, projectId, "scores.review"),
+      { itemId, decision: "accept", expectedVersion: 1 },
+      fieldsOf,
+    );
     await expect(
-      saveCuration(prisma, curator, { itemId, decision: "reject", reason: "x", expectedVersion: 1 }, fieldsOf),
+      saveCuration(
+        prisma,
+        await projectAccess(prisma, curator, projectId, "scores.review"),
+        { itemId, decision: "reject", reason: "x", expectedVersion: 1 },
+        fieldsOf,
+      ),
     ).rejects.toMatchObject({
       status: 409,
       details: { current: { version: 2, decision: "accept" } },
@@ -114,24 +144,41 @@ describe("saveCuration", () => {
 
     // Another curator's decision on the same question is their own row: no conflict.
     const other = await member(projectId, "reviewer");
-    expect(await saveCuration(prisma, other, { itemId, decision: "reject", reason: "tricky" }, fieldsOf)).toMatchObject(
-      { version: 1 },
-    );
+    expect(
+      await saveCuration(
+        prisma,
+        await projectAccess(prisma, other, projectId, "scores.review"),
+        { itemId, decision: "reject", reason: "tricky" },
+        fieldsOf,
+      ),
+    ).toMatchObject({ version: 1 });
   });
 
   it("refuses a rejection without a reason, an edit whose answer is no option, a viewer and an outsider", async () => {
     const { projectId, itemId } = await candidate();
     const curator = await member(projectId, "reviewer");
-    await expect(saveCuration(prisma, curator, { itemId, decision: "reject" }, fieldsOf)).rejects.toMatchObject({
+    await expect(
+      saveCuration(
+        prisma,
+        await projectAccess(prisma, curator, projectId, "scores.review"),
+        { itemId, decision: "reject" },
+        fieldsOf,
+      ),
+    ).rejects.toMatchObject({
       status: 400,
     });
     await expect(
-      saveCuration(prisma, curator, { itemId, decision: "accept", edits: { answer: "F" } }, fieldsOf),
+      saveCuration(
+        prisma,
+        await projectAccess(prisma, curator, projectId, "scores.review"),
+        { itemId, decision: "accept", edits: { answer: "F" } },
+        fieldsOf,
+      ),
     ).rejects.toMatchObject({ status: 400, message: /not one of the options' letters/ });
     await expect(
       saveCuration(
         prisma,
-        curator,
+        await projectAccess(prisma, curator, projectId, "scores.review"),
         { itemId, decision: "accept", edits: { options: { A: "a", C: "c" }, answer: "A" } },
         fieldsOf,
       ),
@@ -140,11 +187,11 @@ describe("saveCuration", () => {
       message: /lettered from A with no gap/,
     });
     await expect(
-      saveCuration(prisma, await member(projectId, "viewer"), { itemId, decision: "accept" }, fieldsOf),
+      projectAccess(prisma, await member(projectId, "viewer"), projectId, "scores.review"),
     ).rejects.toMatchObject({ status: 403 });
-    await expect(
-      saveCuration(prisma, await makeUser(), { itemId, decision: "accept" }, fieldsOf),
-    ).rejects.toMatchObject({ status: 404 });
+    await expect(projectAccess(prisma, await makeUser(), projectId, "scores.review")).rejects.toMatchObject({
+      status: 404,
+    });
     expect(await prisma.curationDecision.count({ where: { itemId } })).toBe(0);
   });
 });

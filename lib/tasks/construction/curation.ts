@@ -11,8 +11,7 @@
  */
 import { z } from "zod";
 import type { Prisma, PrismaClient } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
-import { requireProjectAccess } from "../../authz/permissions";
+import type { ProjectAccess } from "../../authz/permissions";
 import { AppError, NotFoundError, ValidationError } from "../../errors";
 import { agreementReport } from "../../stats/agreement-report";
 import { buildRatingTable } from "../../stats/rating-table";
@@ -106,17 +105,17 @@ const historyState = (row: { decision: string; edits: Prisma.JsonValue; reason: 
 /** Saves the actor's decision on a candidate; returns the stored decision with its new version. */
 export async function saveCuration(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"scores.review">,
   raw: SaveCurationInput,
   fieldsOf: (payload: Prisma.JsonValue) => CuratedFields,
 ) {
+  const { actor } = access;
   const input = saveCurationSchema.parse(raw);
-  const item = await prisma.item.findUnique({
-    where: { id: input.itemId },
+  const item = await prisma.item.findFirst({
+    where: { id: input.itemId, projectId: access.projectId },
     select: { id: true, projectId: true, kind: true, payload: true },
   });
   if (!item || item.kind !== CANDIDATE_ITEM_KIND) throw new NotFoundError("No such candidate question.");
-  await requireProjectAccess(prisma, actor, item.projectId, "scores.review");
   if (input.decision === "reject" && !input.reason)
     throw new ValidationError("Say why the question is rejected (reason).");
   if (input.decision === "reject" && Object.keys(input.edits).length)

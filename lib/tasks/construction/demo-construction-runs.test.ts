@@ -9,12 +9,13 @@ import type { Actor } from "@/lib/auth/actor";
 import { loadCandidateViews } from "@/lib/tasks/construction/candidate-views";
 import { createCandidatesFromRun } from "@/lib/tasks/construction/candidates";
 import { filterFunnel } from "@/lib/tasks/construction/filter-funnel";
+import { projectAccess } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { importStepAnnotations } from "@/lib/tasks/construction/step-annotation-sets";
-import { createEndpoint } from "@/lib/judge/endpoints";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
+import { createEndpoint } from "@/lib/judge/endpoints/endpoints";
+import { createRunSchema } from "@/lib/judge/runs/run-input.validation";
 
-import { createRun } from "@/lib/judge/runs";
+import { createRun } from "@/lib/judge/runs/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { makeUser } from "@/testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
@@ -40,13 +41,12 @@ it(
     const names = [0, 1, 2].map((v) => `A ball rolls down a ramp number ${v}-0.mp4`) as [string, string, string];
     const set = await importStepAnnotations(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       { fileName: "demo-steps.jsonl", bytes: new TextEncoder().encode(demoStepAnnotations(names)) },
       {},
     );
     const endpointId = (
-      await createEndpoint(prisma, owner, projectId, {
+      await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
         name: "Stub",
         baseUrl: stub.baseURL,
         model: `stub-demo-${projectId.slice(-8)}`,
@@ -61,18 +61,25 @@ it(
         pricePer1kOutput: null,
       })
     ).id;
-    const start = (input: Record<string, unknown>) =>
+    const start = async (input: Record<string, unknown>) =>
       createRun(
         { prisma, queue: inlineQueue, pipelines: builtInCatalogue().pipelines },
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "runs.manage"),
         createRunSchema(builtInCatalogue()).parse(input),
       );
     const generated = await start({ pipeline: "qa_generate", endpointId, clipSetId: set.set.id });
-    const { setId } = await createCandidatesFromRun(prisma, owner, generated.id);
+    const { setId } = await createCandidatesFromRun(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
+      generated.id,
+    );
     await start({ pipeline: "qa_construct", endpointId, candidateSetId: setId });
 
-    const views = await loadCandidateViews(prisma, owner, setId);
+    const views = await loadCandidateViews(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      setId,
+    );
     expect(views.length).toBeGreaterThan(10);
     const stages = Object.fromEntries(filterFunnel(views).map((s) => [s.id, s]));
     expect(stages.blind!.removed).toBeGreaterThan(0);

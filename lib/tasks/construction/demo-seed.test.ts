@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { constructionOverview } from "@/lib/tasks/construction/construction-overview";
 import { parseStepAnnotations } from "@/lib/tasks/construction/step-annotations";
+import { projectAccess } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { planClips } from "@/lib/tasks/construction/step-annotation-sets";
 import { makeUser } from "@/testkit/testing/fixtures";
@@ -100,7 +101,10 @@ describe("seedConstructionProject", () => {
       [DEMO_CONSTRUCTION_ENDPOINT, "http://127.0.0.1:4010/v1", "stub-vision"],
     ]);
 
-    const overview = await constructionOverview(prisma, owner, seeded.projectId);
+    const overview = await constructionOverview(
+      prisma,
+      await projectAccess(prisma, owner, seeded.projectId, "project.view"),
+    );
     expect(overview.clipSets).toEqual([
       expect.objectContaining({
         id: seeded.clipSetId,

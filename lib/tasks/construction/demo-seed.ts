@@ -12,10 +12,11 @@ import type { DemoLink, DemoSeedPart } from "../../../testkit/demo/demo-part";
 import { CLIPS } from "../../../testkit/demo/demo-clips";
 import { GENERATE_PIPELINE, CONSTRUCT_PIPELINE } from "./construction-overview";
 import { importStepAnnotations } from "./step-annotation-sets";
-import { createEndpoint } from "../../judge/endpoints";
-import { endpointInputSchema } from "../../judge/endpoint-input.validation";
+import { createEndpoint } from "../../judge/endpoints/endpoints";
+import { endpointInputSchema } from "../../judge/endpoints/endpoint-input.validation";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
 import { createProject } from "../../projects/projects";
+import { projectAccess } from "../../authz/permissions";
 
 export const DEMO_CONSTRUCTION_PROJECT = "Demo — Q&A construction (simulated)";
 export const DEMO_CONSTRUCTION_ENDPOINT = "Stub LLM (simulated)";
@@ -139,8 +140,7 @@ export async function seedConstructionProject(deps: ConstructionSeedDeps) {
   await deps.addVideos(project.id);
   const endpoint = await createEndpoint(
     prisma,
-    actor,
-    project.id,
+    await projectAccess(prisma, actor, project.id, "endpoints.manage"),
     endpointInputSchema.parse({
       name: DEMO_CONSTRUCTION_ENDPOINT,
       baseUrl: deps.stubBaseUrl,
@@ -154,10 +154,15 @@ export async function seedConstructionProject(deps: ConstructionSeedDeps) {
     fileName: "demo-steps.jsonl",
     bytes: new TextEncoder().encode(demoStepAnnotations(deps.videoFileNames)),
   };
-  const imported = await importStepAnnotations(prisma, actor, project.id, file, {
-    name: "Demo step annotations (simulated)",
-    citation: "Written for the demo in HiREST, YouCook2 and Ego4D Goal-Step style",
-  });
+  const imported = await importStepAnnotations(
+    prisma,
+    await projectAccess(prisma, actor, project.id, "videos.import"),
+    file,
+    {
+      name: "Demo step annotations (simulated)",
+      citation: "Written for the demo in HiREST, YouCook2 and Ego4D Goal-Step style",
+    },
+  );
   deps.log(
     `demo construction project: ${imported.clips} clips from ${imported.videos} videos (${Object.entries(
       imported.byDataset,

@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
+import { createProject } from "../../projects/projects";
+import { projectAccess } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
 import { importQuestionSet, type QuestionPayload } from "@/lib/tasks/qa/question-set-import";
@@ -60,16 +62,30 @@ describe("the benchmark export", () => {
   it("exports the accepted questions with the curator's edits, and the QA importer takes the export unchanged", async () => {
     const { projectId, setId, itemIds } = await setup();
     const curator = await makeUser();
-    await addMember(prisma, owner, { projectId, email: curator.email, role: "reviewer" });
-    await saveCandidateCuration(prisma, curator, itemIds.c1!, { decision: "accept" });
-    await saveCandidateCuration(prisma, curator, itemIds.c2!, {
+    await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+      projectId,
+      email: curator.email,
+      role: "reviewer",
+    });
+    await saveCandidateCuration(prisma, await projectAccess(prisma, curator, projectId, "scores.review"), itemIds.c1!, {
+      decision: "accept",
+    });
+    await saveCandidateCuration(prisma, await projectAccess(prisma, curator, projectId, "scores.review"), itemIds.c2!, {
       decision: "accept",
       edits: { question: "What is done with the ball at the end?", category: "Step Sequencing" },
     });
-    await saveCandidateCuration(prisma, curator, itemIds.c3!, { decision: "reject", reason: "answered by the theme" });
+    await saveCandidateCuration(prisma, await projectAccess(prisma, curator, projectId, "scores.review"), itemIds.c3!, {
+      decision: "reject",
+      reason: "answered by the theme",
+    });
 
     // No queue over the set: N = 1.
-    const exported = await exportBenchmark(prisma, owner, setId, "open");
+    const exported = await exportBenchmark(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "export.read"),
+      setId,
+      "open",
+    );
     expect(exported.counts).toEqual({ accepted: 2, rejected: 1, disputed: 0, pending: 0 });
     expect(exported.lines.map((l) => [l.id, l.question, l.answer, l.category, l.format, l.granularity])).toEqual([
       ["c1", SPECS[0]!.question, SPECS[0]!.answer, null, "open", "coarse"],
@@ -85,7 +101,7 @@ describe("the benchmark export", () => {
     });
     expect(exported.lines[0]!.extra).toMatchObject({ edited: false });
 
-    const imported = await importQuestionSet(prisma, owner, projectId, {
+    const imported = await importQuestionSet(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
       fileName: "benchmark.jsonl",
       bytes: new TextEncoder().encode(toJsonl(exported.lines)),
     });
@@ -102,14 +118,21 @@ describe("the benchmark export", () => {
 
   it("uses the queue's N: one accept of two is pending, not exported", async () => {
     const { projectId, setId, itemIds } = await setup();
-    await createCurationQueue(prisma, owner, projectId, {
+    await createCurationQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       candidateSetId: setId,
       name: "Two each",
       curatorsPerQuestion: 2,
       scope: "all",
     });
-    await saveCandidateCuration(prisma, owner, itemIds.c1!, { decision: "accept" });
-    const exported = await exportBenchmark(prisma, owner, setId, "both");
+    await saveCandidateCuration(prisma, await projectAccess(prisma, owner, projectId, "scores.review"), itemIds.c1!, {
+      decision: "accept",
+    });
+    const exported = await exportBenchmark(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "export.read"),
+      setId,
+      "both",
+    );
     expect(exported).toMatchObject({ curatorsPerQuestion: 2, counts: { pending: 3, accepted: 0 }, lines: [] });
   });
 
@@ -121,9 +144,9 @@ describe("the benchmark export", () => {
       answer: `Step ${i} is right.`,
     }));
     const { projectId, setId } = await setup(specs);
-    const views = (await loadCandidateViews(prisma, owner, setId)).map((v, i) =>
-      transformedView(v, [`wrong ${i}a`, `wrong ${i}b`, `wrong ${i}c`, `wrong ${i}d`]),
-    );
+    const views = (
+      await loadCandidateViews(prisma, await projectAccess(prisma, owner, projectId, "project.view"), setId)
+    ).map((v, i) => transformedView(v, [`wrong ${i}a`, `wrong ${i}b`, `wrong ${i}c`, `wrong ${i}d`]));
     const decisions = new Map(
       views.map((v, i) => [
         v.itemId,
@@ -166,7 +189,7 @@ describe("the benchmark export", () => {
     // The open form of a transformed question answers with the correct option's text.
     expect(exported.lines.find((l) => l.id === "q05:open")!.answer).toBe("Step 5 is right.");
 
-    const imported = await importQuestionSet(prisma, owner, projectId, {
+    const imported = await importQuestionSet(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
       fileName: "mc.jsonl",
       bytes: new TextEncoder().encode(toJsonl(exported.lines)),
     });
@@ -182,8 +205,19 @@ describe("the benchmark export", () => {
 
   it("makes a QA set in a project the caller may import into, and refuses one they are not a member of", async () => {
     const { projectId, setId, itemIds } = await setup();
-    await saveCandidateCuration(prisma, owner, itemIds.c1!, { decision: "accept" });
-    const made = await makeQaSet(prisma, owner, setId, { projectId, format: "open", name: "Ramp benchmark" });
+    await saveCandidateCuration(prisma, await projectAccess(prisma, owner, projectId, "scores.review"), itemIds.c1!, {
+      decision: "accept",
+    });
+    const made = await makeQaSet(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "export.read"),
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      setId,
+      {
+        format: "open",
+        name: "Ramp benchmark",
+      },
+    );
     expect(made).toMatchObject({ projectId, count: 1 });
     expect(await prisma.itemSet.findUniqueOrThrow({ where: { id: made.questionSetId } })).toMatchObject({
       kind: "questions",
@@ -196,33 +230,53 @@ describe("the benchmark export", () => {
       videoCount: 1,
       keyFrames: 1,
     });
-    await expect(
-      makeQaSet(prisma, owner, setId, { projectId: outsidersProject, format: "open", name: "Elsewhere" }),
-    ).rejects.toBeInstanceOf(NotFoundError);
+    await expect(projectAccess(prisma, owner, outsidersProject, "videos.import")).rejects.toBeInstanceOf(NotFoundError);
     expect(await prisma.itemSet.count({ where: { projectId: outsidersProject } })).toBe(0);
   });
 
   it("reports unknown videos in the target project and imports nothing", async () => {
-    const { setId, itemIds } = await setup();
-    await saveCandidateCuration(prisma, owner, itemIds.c1!, { decision: "accept" });
-    await saveCandidateCuration(prisma, owner, itemIds.c3!, { decision: "accept" });
+    const { projectId, setId, itemIds } = await setup();
+    await saveCandidateCuration(prisma, await projectAccess(prisma, owner, projectId, "scores.review"), itemIds.c1!, {
+      decision: "accept",
+    });
+    await saveCandidateCuration(prisma, await projectAccess(prisma, owner, projectId, "scores.review"), itemIds.c3!, {
+      decision: "accept",
+    });
     // A project with only the first video's file name: the second video is unknown there.
     const { projectId: target } = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1 });
-    const error = await makeQaSet(prisma, owner, setId, { projectId: target, format: "open", name: "Partial" }).catch(
-      (e) => e,
-    );
+    const error = await makeQaSet(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "export.read"),
+      await projectAccess(prisma, owner, target, "videos.import"),
+      setId,
+      {
+        format: "open",
+        name: "Partial",
+      },
+    ).catch((e) => e);
     expect(error.status).toBe(422);
     expect(error.details.unmatched).toEqual(["Mechanics/A ball rolls down a ramp number 1-0.mp4"]);
     expect(await prisma.itemSet.count({ where: { projectId: target, kind: "questions" } })).toBe(0);
   });
 
   it("reads the export as JSONL lines with a reader's rights, and hides the set from strangers", async () => {
-    const { setId, itemIds } = await setup();
-    await saveCandidateCuration(prisma, owner, itemIds.c2!, { decision: "accept" });
-    expect(lines(toJsonl((await exportBenchmark(prisma, owner, setId, "open")).lines)).map((l) => l.id)).toEqual([
-      "c2",
-    ]);
+    const { projectId, setId, itemIds } = await setup();
+    await saveCandidateCuration(prisma, await projectAccess(prisma, owner, projectId, "scores.review"), itemIds.c2!, {
+      decision: "accept",
+    });
+    expect(
+      lines(
+        toJsonl(
+          (await exportBenchmark(prisma, await projectAccess(prisma, owner, projectId, "export.read"), setId, "open"))
+            .lines,
+        ),
+      ).map((l) => l.id),
+    ).toEqual(["c2"]);
     const stranger = await makeUser();
-    await expect(exportBenchmark(prisma, stranger, setId, "open")).rejects.toBeInstanceOf(NotFoundError);
+    await expect(projectAccess(prisma, stranger, projectId, "export.read")).rejects.toBeInstanceOf(NotFoundError);
+    // Through an access to another project, even the owner's own, the set is not found.
+    const elsewhere = await createProject(prisma, owner, { name: "Another project" });
+    const there = await projectAccess(prisma, owner, elsewhere.id, "export.read");
+    await expect(exportBenchmark(prisma, there, setId, "open")).rejects.toThrow("No such candidate set.");
   });
 });

@@ -12,8 +12,7 @@
  *   passed, the transformation attempt, the curators and their decisions, and whether the question was edited.
  */
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
-import { requireProjectAccess } from "../../authz/permissions";
+import type { ProjectAccess } from "../../authz/permissions";
 import { NotFoundError, ValidationError } from "../../errors";
 import { importQuestionSet } from "../qa/question-set-import";
 import { balanceAnswerLetters, letterHistogram, MC_LETTERS, type McLetter } from "./balance-answer-letters";
@@ -168,21 +167,16 @@ export function toJsonl(lines: readonly BenchmarkLine[]): string {
 /** The set's export, as the caller may read it (export.read in the set's project). */
 export async function exportBenchmark(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"export.read">,
   candidateSetId: string,
   format: ExportFormat,
 ): Promise<BenchmarkExport & { projectId: string; setName: string }> {
-  const set = await prisma.itemSet.findUnique({
-    where: { id: candidateSetId },
+  const set = await prisma.itemSet.findFirst({
+    where: { id: candidateSetId, projectId: access.projectId },
     select: { projectId: true, kind: true, name: true },
   });
   if (!set || set.kind !== CANDIDATE_SET_KIND) throw new NotFoundError("No such candidate set.");
-  try {
-    await requireProjectAccess(prisma, actor, set.projectId, "export.read");
-  } catch (error) {
-    throw error instanceof NotFoundError ? new NotFoundError("No such candidate set.") : error;
-  }
-  const views = await loadCandidateViews(prisma, actor, candidateSetId);
+  const views = await loadCandidateViews(prisma, access, candidateSetId);
   const decisions = await decisionsOf(
     prisma,
     views.map((v) => v.itemId),
@@ -204,23 +198,28 @@ export async function exportBenchmark(
 }
 
 /** Accepted, rejected, disputed and pending counts and the mc letter histogram, without the lines. */
-export async function exportOverview(prisma: PrismaClient, actor: Actor, candidateSetId: string) {
-  const { histogram, counts, curatorsPerQuestion, lines } = await exportBenchmark(prisma, actor, candidateSetId, "mc");
+export async function exportOverview(
+  prisma: PrismaClient,
+  access: ProjectAccess<"export.read">,
+  candidateSetId: string,
+) {
+  const { histogram, counts, curatorsPerQuestion, lines } = await exportBenchmark(prisma, access, candidateSetId, "mc");
   return { curatorsPerQuestion, counts, multipleChoice: lines.length, histogram };
 }
 
 /**
- * Imports the export as a question set of `projectId` (where the caller must be allowed to import videos),
- * matching videos by file name; unknown videos fail the whole import (422 naming them), nothing half-imported.
+ * Imports the export of the candidate set in `from`'s project as a question set of the project `into` grants
+ * importing in (its `projectId`), matching videos by file name; unknown videos fail the whole import (422 naming
+ * them), nothing half-imported.
  */
 export async function makeQaSet(
   prisma: PrismaClient,
-  actor: Actor,
+  from: ProjectAccess<"export.read">,
+  into: ProjectAccess<"videos.import">,
   candidateSetId: string,
-  input: { projectId: string; format: ExportFormat; name: string },
+  input: { format: ExportFormat; name: string },
 ) {
-  await requireProjectAccess(prisma, actor, input.projectId, "videos.import");
-  const exported = await exportBenchmark(prisma, actor, candidateSetId, input.format);
+  const exported = await exportBenchmark(prisma, from, candidateSetId, input.format);
   if (!exported.lines.length)
     throw new ValidationError(
       `No accepted question to export as ${input.format === "both" ? "mc or open" : input.format}: curate the candidates first.`,
@@ -228,10 +227,9 @@ export async function makeQaSet(
   const fileName = `${input.name.replace(/[^A-Za-z0-9._-]+/g, "-")}.jsonl`;
   const summary = await importQuestionSet(
     prisma,
-    actor,
-    input.projectId,
+    into,
     { fileName, bytes: new TextEncoder().encode(toJsonl(exported.lines)) },
     { name: input.name },
   );
-  return { questionSetId: summary.set.id!, projectId: input.projectId, count: summary.items.count };
+  return { questionSetId: summary.set.id!, projectId: into.projectId, count: summary.items.count };
 }

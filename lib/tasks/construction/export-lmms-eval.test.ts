@@ -9,6 +9,7 @@ import { parse as parseYaml } from "yaml";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
+import { projectAccess } from "@/lib/authz/permissions";
 import { addMember } from "@/lib/projects/projects";
 import { insertCandidateSet } from "@/testkit/tasks/construction/candidate-fixtures";
 import { makeUser } from "@/testkit/testing/fixtures";
@@ -26,6 +27,7 @@ let owner: Actor;
 let curator: Actor & { email: string };
 let stranger: Actor;
 let setId: string;
+let projectId: string;
 
 const SPECS = [
   {
@@ -39,16 +41,31 @@ const SPECS = [
 
 beforeAll(async () => {
   [owner, curator, stranger] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
+  let videoIds: string[];
+  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
     videoCount: 2,
     keyFrames: 1,
     name: "Ramp QA",
-  });
+  }));
   const inserted = await insertCandidateSet(prisma, owner, projectId, videoIds, SPECS, "Ramp QA");
   setId = inserted.setId;
-  await addMember(prisma, owner, { projectId, email: curator.email, role: "reviewer" });
-  await saveCandidateCuration(prisma, curator, inserted.itemIds.c1!, { decision: "accept" });
-  await saveCandidateCuration(prisma, curator, inserted.itemIds.c2!, { decision: "accept" });
+  await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+    projectId,
+    email: curator.email,
+    role: "reviewer",
+  });
+  await saveCandidateCuration(
+    prisma,
+    await projectAccess(prisma, curator, projectId, "scores.review"),
+    inserted.itemIds.c1!,
+    { decision: "accept" },
+  );
+  await saveCandidateCuration(
+    prisma,
+    await projectAccess(prisma, curator, projectId, "scores.review"),
+    inserted.itemIds.c2!,
+    { decision: "accept" },
+  );
 });
 
 async function readTar(stream: ReadableStream<Uint8Array>): Promise<Map<string, string>> {
@@ -75,7 +92,12 @@ const functionTag = { tag: "!function", resolve: (name: string) => ({ function: 
 
 describe("the lmms-eval export", () => {
   it("writes a task yaml, the accepted questions as docs and utils.py hooks that score them", async () => {
-    const { stream, filename, task } = await exportLmmsEval(prisma, curator, setId, "open");
+    const { stream, filename, task } = await exportLmmsEval(
+      prisma,
+      await projectAccess(prisma, curator, projectId, "export.read"),
+      setId,
+      "open",
+    );
     expect(task).toBe("framejury_ramp_qa_open");
     expect(filename).toBe(`${task}.tar`);
     const entries = await readTar(stream);
@@ -98,7 +120,12 @@ describe("the lmms-eval export", () => {
       metric_list: [{ metric: "accuracy", aggregation: "mean", higher_is_better: true }],
     });
 
-    const expected = await exportBenchmark(prisma, curator, setId, "open");
+    const expected = await exportBenchmark(
+      prisma,
+      await projectAccess(prisma, curator, projectId, "export.read"),
+      setId,
+      "open",
+    );
     const docs = entries
       .get(`${task}/${task}.jsonl`)!
       .trimEnd()
@@ -165,6 +192,6 @@ print(json.dumps({
   });
 
   it("hides the set from strangers", async () => {
-    await expect(exportLmmsEval(prisma, stranger, setId, "both")).rejects.toBeInstanceOf(NotFoundError);
+    await expect(projectAccess(prisma, stranger, projectId, "export.read")).rejects.toBeInstanceOf(NotFoundError);
   });
 });

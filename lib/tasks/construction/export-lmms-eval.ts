@@ -7,7 +7,7 @@
  */
 import { pack as tarPack } from "tar-stream";
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
+import type { ProjectAccess } from "../../authz/permissions";
 import type { ExportFormat } from "./curation-queues.validation";
 import { type BenchmarkLine, exportBenchmark } from "./export-benchmark";
 
@@ -132,8 +132,13 @@ export function lmmsEvalTar(files: readonly { name: string; text: string }[]): R
 }
 
 /** A candidate set's accepted questions as an lmms-eval task folder (.tar), as the caller may read it (export.read). */
-export async function exportLmmsEval(prisma: PrismaClient, actor: Actor, candidateSetId: string, format: ExportFormat) {
-  const exported = await exportBenchmark(prisma, actor, candidateSetId, format);
+export async function exportLmmsEval(
+  prisma: PrismaClient,
+  access: ProjectAccess<"export.read">,
+  candidateSetId: string,
+  format: ExportFormat,
+) {
+  const exported = await exportBenchmark(prisma, access, candidateSetId, format);
   const task = lmmsEvalTaskName(exported.setName, format);
   return { stream: lmmsEvalTar(lmmsEvalFiles(exported.lines, task)), filename: `${task}.tar`, task };
 }

@@ -1,5 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { type CandidateFilters, candidateFate, filterFunnel, reachesFilter } from "./filter-funnel";
+import { type CandidateFilters, candidateFate, FILTER_IDS, type FilterId, filterFunnel } from "./filter-funnel";
+
+/** Whether a filter is still to be asked about a candidate (no earlier filter removed it), read off its fate. */
+function reachesFilter(candidate: Pick<CandidateFilters, "decisions" | "restoredFrom" | "restored">, filter: FilterId) {
+  const fate = candidateFate({ category: null, dataset: "", ...candidate });
+  if (fate.state === "kept") return true;
+  return FILTER_IDS.indexOf(fate.state === "removed" ? fate.by : fate.at) >= FILTER_IDS.indexOf(filter);
+}
 
 const pass = { removed: false, reason: "fine" };
 const drop = (reason: string) => ({ removed: true, reason });

@@ -54,19 +54,6 @@ export function candidateFate(candidate: CandidateFilters): CandidateFate {
   return { state: "kept" };
 }
 
-/** Whether a filter is still to be asked about a candidate (no earlier filter removed it). */
-export function reachesFilter(
-  candidate: Pick<CandidateFilters, "decisions" | "restoredFrom" | "restored">,
-  filter: FilterId,
-): boolean {
-  for (const earlier of FILTER_IDS) {
-    if (earlier === filter) return true;
-    const decision = candidate.decisions[earlier];
-    if (!decision || (decision.removed && !undone(candidate, earlier))) return false;
-  }
-  return true;
-}
-
 export interface FunnelStage {
   /** "generated", then each filter's id. */
   id: "generated" | FilterId;

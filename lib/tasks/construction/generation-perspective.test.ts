@@ -10,11 +10,11 @@ import type { Actor } from "@/lib/auth/actor";
 import { parseStepAnnotations } from "@/lib/tasks/construction/step-annotations";
 import { prisma } from "@/lib/db/prisma";
 import { importStepAnnotations } from "@/lib/tasks/construction/step-annotation-sets";
-import { createEndpoint } from "@/lib/judge/endpoints";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
+import { createEndpoint } from "@/lib/judge/endpoints/endpoints";
+import { createRunSchema } from "@/lib/judge/runs/run-input.validation";
 
-import { createRun } from "@/lib/judge/runs";
-import { loadTemplate } from "@/lib/judge/prompt-templates";
+import { createRun } from "@/lib/judge/runs/runs";
+import { loadTemplate } from "@/lib/prompt-versions/prompt-templates";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { makeUser } from "@/testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
@@ -22,6 +22,7 @@ import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { sharedDataPath } from "@/testkit/testing/shared-data";
 import { generationTemplateOf, qaGenerateSettingsSchema } from "./qa-generate-pipeline";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { projectAccess } from "../../authz/permissions";
 
 const FIRST_PERSON =
   "You excel in interpreting video footage recorded from a first-person perspective by a pair of smart glasses";
@@ -144,12 +145,11 @@ describe("the generalized template's perspective", () => {
       .join("\n");
     const set = await importStepAnnotations(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       { fileName: "steps.jsonl", bytes: bytes(file) },
       { name: "Kitchen" },
     );
-    const endpoint = await createEndpoint(prisma, owner, projectId, {
+    const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
       name: "gen",
       baseUrl: stub.baseURL,
       model: `stub-gen-${projectId.slice(-8)}`,
@@ -166,8 +166,7 @@ describe("the generalized template's perspective", () => {
     const queue = inlineJudgeQueue(testJudgeDeps());
     const run = await createRun(
       { prisma, queue, pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({
         pipeline: "qa_generate",
         endpointId: endpoint.id,

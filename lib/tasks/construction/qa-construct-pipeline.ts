@@ -54,8 +54,8 @@ import { FILTER_IDS, type FilterId } from "./filter-funnel";
 import { fourProblem, MAX_TRANSFORM_ATTEMPTS, transformOutcome } from "./transform-attempts";
 import { extractOptionLetter } from "../qa/extract-letter";
 import { indentedOptionLines } from "../qa/qa-answers";
-import type { RawAnswer, StepDefinition, StepOutputs, StepRef, VideoContext } from "../../judge/engine/pipeline";
-import type { RegisteredPipeline } from "../../judge/engine/pipeline";
+import type { RawAnswer, StepDefinition, StepOutputs, StepRef, VideoContext } from "../../task-modules/pipeline-types";
+import type { RegisteredPipeline } from "../../task-modules/pipeline-types";
 import { QA_CONSTRUCT_TASK } from "./construction-tasks";
 
 const endpointId = z.string().min(1).max(64);

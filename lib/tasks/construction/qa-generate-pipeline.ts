@@ -11,8 +11,8 @@ import { createCandidatesAfterRun } from "./candidates";
 import { generatedPairsSchema, type GeneratedPair } from "./construction-outputs";
 import { generationTemplateId, renderClipInfo, templateFamily, type Granularity } from "./render-clip-info";
 import type { ClipPayload } from "./step-annotation-sets";
-import type { StepDefinition, VideoContext } from "../../judge/engine/pipeline";
-import type { RegisteredPipeline } from "../../judge/engine/pipeline";
+import type { StepDefinition, VideoContext } from "../../task-modules/pipeline-types";
+import type { RegisteredPipeline } from "../../task-modules/pipeline-types";
 import { QA_GENERATE_TASK } from "./construction-tasks";
 
 /**

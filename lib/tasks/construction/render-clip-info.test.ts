@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { loadTemplate, renderTemplate } from "../../judge/prompt-templates";
+import { loadTemplate, renderTemplate } from "../../prompt-versions/prompt-templates";
 import { clipInfoLines, generationTemplateId, pythonFloat, renderClipInfo } from "./render-clip-info";
 import type { AnnotatedStep } from "./step-annotations";
 

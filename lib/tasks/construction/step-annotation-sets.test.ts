@@ -5,6 +5,7 @@ import { addMember } from "@/lib/projects/projects";
 import { makeUser } from "@/testkit/testing/fixtures";
 import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { importStepAnnotations, type ClipPayload } from "./step-annotation-sets";
+import { projectAccess } from "../../authz/permissions";
 
 let owner: Actor;
 beforeAll(async () => {
@@ -47,14 +48,24 @@ describe("importStepAnnotations", () => {
         },
       ]),
     };
-    const dry = await importStepAnnotations(prisma, owner, projectId, file, { dryRun: true });
+    const dry = await importStepAnnotations(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      file,
+      { dryRun: true },
+    );
     expect(dry).toMatchObject({ dryRun: true, videos: 2, clips: 3, byDataset: { hirest: 1, "ego4d-goalstep": 2 } });
     expect(dry.plans[1]!.discarded).toEqual([
       { fromStep: 15, toStep: 20, reason: "the remaining steps last 240s, not more than 240s" },
     ]);
     expect(await prisma.item.count({ where: { projectId } })).toBe(0);
 
-    const stored = await importStepAnnotations(prisma, owner, projectId, file, { name: "Steps" });
+    const stored = await importStepAnnotations(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
+      file,
+      { name: "Steps" },
+    );
     expect(stored.set).toMatchObject({ kind: "step_annotations", name: "Steps", itemCount: 3 });
     const items = await prisma.item.findMany({ where: { setId: stored.set.id! }, orderBy: { externalId: "asc" } });
     expect(items.map((i) => [i.externalId, i.kind, i.group, i.videoId])).toEqual([
@@ -83,7 +94,9 @@ describe("importStepAnnotations", () => {
       fileName: "steps.jsonl",
       bytes: bytes([{ video: fileName(0), steps: [{ start: 5, end: 1, text: "backwards" }] }]),
     };
-    await expect(importStepAnnotations(prisma, owner, projectId, bad)).rejects.toMatchObject({
+    await expect(
+      importStepAnnotations(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), bad),
+    ).rejects.toMatchObject({
       status: 422,
       details: { errors: [{ line: 1, message: "steps[1]: ends at 1s, not after its start 5s" }] },
     });
@@ -92,11 +105,11 @@ describe("importStepAnnotations", () => {
     const reviewer = await makeUser();
     const email = (await prisma.user.findUniqueOrThrow({ where: { id: reviewer.userId }, select: { email: true } }))
       .email;
-    await addMember(prisma, owner, { projectId, email, role: "reviewer" });
-    const good = {
-      fileName: "steps.jsonl",
-      bytes: bytes([{ video: fileName(0), steps: [{ start: 0, end: 1, text: "ok" }] }]),
-    };
-    await expect(importStepAnnotations(prisma, reviewer, projectId, good)).rejects.toMatchObject({ status: 403 });
+    await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+      projectId,
+      email,
+      role: "reviewer",
+    });
+    await expect(projectAccess(prisma, reviewer, projectId, "videos.import")).rejects.toMatchObject({ status: 403 });
   });
 });

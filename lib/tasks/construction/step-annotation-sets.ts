@@ -6,9 +6,9 @@
  * half a set behind; `dryRun` returns the same answer (the clips and the steps the trimming left out) without writing anything.
  */
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
+import type { ProjectAccess } from "../../authz/permissions";
 import { importItemSetOfKind, ItemFileError, nulByteErrors, type ItemFile } from "../../items/item-set-import";
-import type { ItemSetImportOptions, ItemSetKind } from "../../items/item-set-kind";
+import type { ItemSetImportOptions, ItemSetKind } from "../../task-modules/item-set-kind";
 import {
   annotationFileFormat,
   type AnnotatedStep,
@@ -148,10 +148,9 @@ export const stepAnnotationSetKind: ItemSetKind<ItemSetImportOptions, StepAnnota
 
 export function importStepAnnotations(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"videos.import">,
   file: ItemFile,
   options: ItemSetImportOptions = {},
 ) {
-  return importItemSetOfKind(prisma, actor, projectId, stepAnnotationSetKind, file, options);
+  return importItemSetOfKind(prisma, access, stepAnnotationSetKind, file, options);
 }

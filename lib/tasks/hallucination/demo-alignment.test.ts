@@ -17,6 +17,7 @@ import { createStubEndpoint } from "../../../testkit/testing/stub-endpoint";
 
 import { alignmentDemoTags } from "./demo-seed";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { projectAccess } from "../../authz/permissions";
 
 let stub: StubServer;
 let owner: Actor;
@@ -45,8 +46,7 @@ describe("the demo's alignment of the verdict", () => {
     }
     const labelSet = await createLabelSet(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       { name: "Verdicts", format: "generic", fileName: "verdicts.csv", sha256: "8".repeat(64), citation: "" },
       videoIds.map((videoId, i) => ({
         target: {
@@ -72,8 +72,8 @@ describe("the demo's alignment of the verdict", () => {
     for (const seed of [1, 2, 3]) {
       const report = await alignBuiltinJudge(
         { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines, labels },
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "prompts.manage"),
+        await projectAccess(prisma, owner, projectId, "runs.manage"),
         {
           pipeline: "hallucination",
           targetId: "verdict",

@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor";
 import { compareSetupsReport } from "../../calibration/compare-setups-load";
 import { calibrationReport } from "./paper-table-load";
+import { projectAccess } from "../../authz/permissions";
 import { prisma } from "../../db/prisma";
 import { CLIPS } from "../../../testkit/demo/demo-clips";
 import { seedFinishedRun, type SeedScore } from "../../../testkit/tasks/hallucination/agreement-fixtures";
@@ -48,7 +49,7 @@ describe("the demo's label set", () => {
   });
 
   it("imports cleanly over every demo clip and gives Paper's table and Compare judge setups numbers with both classes", async () => {
-    const imported = await importDemoLabelSet(prisma, owner, projectId);
+    const imported = await importDemoLabelSet(prisma, await projectAccess(prisma, owner, projectId, "videos.import"));
     expect(imported).toMatchObject({ videos: CLIPS.length, labels: CLIPS.length * 4 });
     const labelSet = await prisma.labelSet.findUniqueOrThrow({ where: { id: imported.labelSetId } });
     expect(labelSet.name).toBe(DEMO_LABEL_SET);
@@ -65,7 +66,7 @@ describe("the demo's label set", () => {
       outcome: (v) => ({ verdict: v < 3, overall: 70 }),
     });
 
-    const table = await calibrationReport(prisma, owner, projectId, {
+    const table = await calibrationReport(prisma, await projectAccess(prisma, owner, projectId, "export.read"), {
       labelSetId: imported.labelSetId,
       runId: first.runId,
       iterations: 100,
@@ -79,7 +80,7 @@ describe("the demo's label set", () => {
     expect(overall.cells.verdict!.values.accuracy).not.toBeNull();
     expect(overall.cells.s1!.counts.tp + overall.cells.s1!.counts.fn).toBe(2);
 
-    const comparison = await compareSetupsReport(prisma, owner, projectId, {
+    const comparison = await compareSetupsReport(prisma, await projectAccess(prisma, owner, projectId, "export.read"), {
       runIds: [first.runId, second.runId],
       reference: "label_set",
       labelSetId: imported.labelSetId,

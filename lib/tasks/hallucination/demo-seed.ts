@@ -9,14 +9,14 @@
  */
 import { randomBytes } from "node:crypto";
 import path from "node:path";
-import type { Actor } from "../../auth/actor";
+import { type ProjectAccess, projectAccess } from "../../authz/permissions";
 import { createUser } from "../../auth/users";
 import type { DemoLink, DemoSeedContext, DemoSeedPart } from "../../../testkit/demo/demo-part";
 import { CLIPS } from "../../../testkit/demo/demo-clips";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { importGenericLabels } from "../../label-sets/label-sets";
 import { createProject } from "../../projects/projects";
-import { type FrameTimes, frameTimesFromTimestamps } from "../../spans/frame-times";
+import { type FrameTimes, frameTimesFromTimestamps } from "../../frames/frame-times";
 import { taskSpanLabels } from "../../spans/span-labels";
 import { insertSpans, type NewSpan } from "../../spans/span-store";
 import type { BoxKeyframe, SpanFields } from "../../spans/span-types";
@@ -35,7 +35,8 @@ export const hallucinationDemo: DemoSeedPart = {
     });
     log(`started a second simulated hallucination run ${String(secondRun.id)} (max-max, threshold 3)`);
     // A label set over the clips, so Paper's table and Compare judge setups have a reference on the first visit.
-    const labels = await importDemoLabelSet(prisma, actor, projectId);
+    // The seeder is an entry point, like a command: it checks the demo owner's permission once here.
+    const labels = await importDemoLabelSet(prisma, await projectAccess(prisma, actor, projectId, "videos.import"));
     log(`imported the label set "${DEMO_LABEL_SET}" (${labels.labels} labels over ${labels.videos} clips)`);
     const spans = await seedDemoSpans(prisma, projectId);
     log(`marked ${spans} spans by ${SIMULATED_REVIEWERS.length} simulated reviewers`);
@@ -113,7 +114,7 @@ async function seedAlignmentDemo({
     });
     rows.push(`"${video.relativePath}",demo,verdict,${hallucinates ? 1 : 0}`);
   }
-  const labels = await importGenericLabels(prisma, actor, projectId, {
+  const labels = await importGenericLabels(prisma, await projectAccess(prisma, actor, projectId, "videos.import"), {
     file: new TextEncoder().encode(rows.join("\n") + "\n"),
     fileName: "alignment-demo-labels.csv",
     name: "Verdicts (simulated)",
@@ -175,8 +176,8 @@ async function demoComparePath(prisma: PrismaClient, projectId: string): Promise
 }
 
 /** Imports demoLabels() into the demo project (whose videos carry CLIPS' file names) as the label set DEMO_LABEL_SET. */
-export async function importDemoLabelSet(prisma: PrismaClient, actor: Actor, projectId: string) {
-  const imported = await importGenericLabels(prisma, actor, projectId, {
+export async function importDemoLabelSet(prisma: PrismaClient, access: ProjectAccess<"videos.import">) {
+  const imported = await importGenericLabels(prisma, access, {
     file: new TextEncoder().encode(demoLabels()),
     fileName: "demo-labels.csv",
     name: DEMO_LABEL_SET,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { frameTimesFromTimestamps } from "../../spans/frame-times";
-import type { JudgeSpanInput, SampledFrame } from "../../spans/judge-spans";
+import { frameTimesFromTimestamps } from "../../frames/frame-times";
+import type { JudgeSpanInput, SampledFrame } from "../../task-modules/judge-span-types";
 import { hallucinationJudgeSpans, hallucinationSpanThreshold } from "./judge-spans";
 import { hallucinationPipeline } from "./pipeline";
 

@@ -12,13 +12,9 @@
  * says where the departure is, and a span over the whole video would claim every frame is wrong, which temporal
  * agreement would then count against whoever marked the moment. Its score stays the video's value.
  */
-import {
-  mergeNeighbouringSpans,
-  videoFrameOfSample,
-  videoFramesOfSamples,
-  type JudgeSpanDraft,
-  type JudgeSpanInput,
-} from "../../spans/judge-spans";
+import { videoFrameOfSample, videoFramesOfSamples } from "../../judge/engine/judge-span-drafts";
+import type { JudgeSpanDraft, JudgeSpanInput } from "../../task-modules/judge-span-types";
+import { mergeNeighbouringSpans } from "../../spans/judge-spans";
 import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "./schemas";
 import { hallucinationSummarySettingsSchema } from "./scores";
 import { HALLUCINATION_TASK } from "./task";

@@ -10,8 +10,8 @@ const task: TaskModule = {
   labelSetFormats: [
     {
       id: "t2vhalubench",
-      importLabels: async (prisma, actor, projectId, input) =>
-        (await import("./t2vhalubench")).importT2vHaluBench(prisma, actor, projectId, input),
+      importLabels: async (prisma, access, input) =>
+        (await import("./t2vhalubench")).importT2vHaluBench(prisma, access, input),
     },
   ],
   setupSettings: hallucinationSetupSettings,

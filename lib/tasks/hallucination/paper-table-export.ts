@@ -4,7 +4,7 @@
  * for each of the overall verdict, prompt consistency, static and dynamic hallucination the columns
  * P, R, F1 and Acc, plus κ; a second tabular gives each category over all videos.
  */
-import { csvRow, type CsvValue } from "../../export/csv";
+import { csvRow, type CsvValue } from "../../format/csv";
 import { escapeLatex } from "../../export/latex";
 import {
   CATEGORY_TARGETS,

@@ -1,6 +1,7 @@
 import ExcelJS from "exceljs";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor";
+import { projectAccess } from "../../authz/permissions";
 import { prisma } from "../../db/prisma";
 import { NotFoundError, ValidationError } from "../../errors";
 import { importT2vHaluBench } from "./t2vhalubench";
@@ -63,7 +64,7 @@ describe("calibrationReport", () => {
       ["3.mp4", 0, 1, "-", "-", "Pika"],
       ["4.mp4", 1, 1, "s3", "-", "Pika"],
     ]);
-    const imported = await importT2vHaluBench(prisma, owner, projectId, {
+    const imported = await importT2vHaluBench(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
       file,
       fileName: "labels.xlsx",
       name: "Authors",
@@ -85,7 +86,11 @@ describe("calibrationReport", () => {
   });
 
   it("reads the label set and the run into the paper's table, worked by hand", async () => {
-    const report = await calibrationReport(prisma, owner, projectId, { labelSetId, runId, iterations: 200 });
+    const report = await calibrationReport(prisma, await projectAccess(prisma, owner, projectId, "export.read"), {
+      labelSetId,
+      runId,
+      iterations: 200,
+    });
     expect(report).toMatchObject({
       threshold: 5,
       videos: 4,
@@ -114,7 +119,7 @@ describe("calibrationReport", () => {
   });
 
   it("moves the presence threshold but not the run's own verdict", async () => {
-    const report = await calibrationReport(prisma, owner, projectId, {
+    const report = await calibrationReport(prisma, await projectAccess(prisma, owner, projectId, "export.read"), {
       labelSetId,
       runId,
       threshold: 4,
@@ -146,27 +151,45 @@ describe("calibrationReport", () => {
     await prisma.reviewQueueAssignment.create({
       data: { itemId: item.id, queueId: queue.id, reviewerId: owner.userId },
     });
-    const withheld = await calibrationReport(prisma, owner, projectId, { labelSetId, runId, iterations: 200 }).catch(
-      (error: unknown) => error,
-    );
+    const withheld = await calibrationReport(prisma, await projectAccess(prisma, owner, projectId, "export.read"), {
+      labelSetId,
+      runId,
+      iterations: 200,
+    }).catch((error: unknown) => error);
     expect(withheld).toBeInstanceOf(WithheldError);
     expect((withheld as WithheldError).message).toContain('hidden while you review "Paper blind" blind: 1 item left');
     await prisma.reviewQueue.update({ where: { id: queue.id }, data: { archivedAt: new Date() } });
-    expect((await calibrationReport(prisma, owner, projectId, { labelSetId, runId, iterations: 200 })).videos).toBe(4);
+    expect(
+      (
+        await calibrationReport(prisma, await projectAccess(prisma, owner, projectId, "export.read"), {
+          labelSetId,
+          runId,
+          iterations: 200,
+        })
+      ).videos,
+    ).toBe(4);
   });
 
   it("refuses outsiders, other projects' ids and annotators the set lacks", async () => {
-    await expect(calibrationReport(prisma, outsider, projectId, { labelSetId, runId })).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
-    await expect(calibrationReport(prisma, owner, projectId, { labelSetId: "nope", runId })).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
-    await expect(calibrationReport(prisma, owner, projectId, { labelSetId, runId: "nope" })).rejects.toBeInstanceOf(
-      NotFoundError,
-    );
+    await expect(projectAccess(prisma, outsider, projectId, "export.read")).rejects.toBeInstanceOf(NotFoundError);
     await expect(
-      calibrationReport(prisma, owner, projectId, { labelSetId, runId, annotator: "x" }),
+      calibrationReport(prisma, await projectAccess(prisma, owner, projectId, "export.read"), {
+        labelSetId: "nope",
+        runId,
+      }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      calibrationReport(prisma, await projectAccess(prisma, owner, projectId, "export.read"), {
+        labelSetId,
+        runId: "nope",
+      }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      calibrationReport(prisma, await projectAccess(prisma, owner, projectId, "export.read"), {
+        labelSetId,
+        runId,
+        annotator: "x",
+      }),
     ).rejects.toBeInstanceOf(ValidationError);
   });
 });

@@ -1,6 +1,5 @@
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
-import { requireProjectAccess } from "../../authz/permissions";
+import type { ProjectAccess } from "../../authz/permissions";
 import { NotFoundError, ValidationError } from "../../errors";
 import { INCONSISTENCY_CATEGORY } from "./schemas";
 import { labelSetReviewerId } from "../../label-sets/label-set-reviewer";
@@ -72,11 +71,10 @@ function judgeRows(
 /** The paper's table for a label set (one annotator of it) against a hallucination run of the same project. */
 export async function calibrationReport(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"export.read">,
   query: Omit<PaperTableQuery, "format">,
 ): Promise<CalibrationReport> {
-  await requireProjectAccess(prisma, actor, projectId, "export.read");
+  const { actor, projectId } = access;
   const labelSet = await prisma.labelSet.findFirst({ where: { id: query.labelSetId, projectId } });
   if (!labelSet) throw new NotFoundError("No such label set in this project.");
   const run = await prisma.judgeRun.findFirst({

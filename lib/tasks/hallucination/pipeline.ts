@@ -1,4 +1,4 @@
-import type { StepDefinition, StepOutputs, VideoContext } from "../../judge/engine/pipeline";
+import type { StepDefinition, StepOutputs, VideoContext } from "../../task-modules/pipeline-types";
 import {
   dynamicHallucinationSchema,
   dynamicHallucinationScoreValues,
@@ -24,8 +24,8 @@ import {
   hallucinationSummarySettingsSchema,
   summarizeHallucinationScores,
 } from "./scores";
-import type { RegisteredPipeline } from "../../judge/engine/pipeline";
-import { summaryMetricValues, type SubjectSummary } from "../task-display";
+import type { RegisteredPipeline } from "../../task-modules/pipeline-types";
+import { summaryMetricValues, type SubjectSummary } from "../../task-modules/task-display";
 import { HALLUCINATION_TASK } from "./task";
 import { hallucinationJudgeSpans } from "./judge-spans";
 

@@ -23,8 +23,8 @@ import {
   videoSummarySchema,
   type HallucinationStepId,
 } from "./schemas";
-import { boundedScore, parseStructuredOutput } from "../../judge/parse-llm-output";
-import { loadTemplate, renderTemplate } from "../../judge/prompt-templates";
+import { boundedScore, parseStructuredOutput } from "../../judge/calls/parse-llm-output";
+import { loadTemplate, renderTemplate } from "../../prompt-versions/prompt-templates";
 
 /** Each step's output schema, as the pipeline parses the step's answer. */
 const HALLUCINATION_OUTPUT_SCHEMAS = {

@@ -18,7 +18,7 @@
  * - Extra top-level fields (e.g. a model's "analysis") are dropped; `reason` is optional everywhere.
  */
 import { z } from "zod";
-import { boundedScore } from "../../judge/parse-llm-output";
+import { boundedScore } from "../../judge/calls/parse-llm-output";
 
 export interface HallucinationCategory<Id extends string = string> {
   /** T2VHaluBench label code. */

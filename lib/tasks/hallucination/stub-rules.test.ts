@@ -4,7 +4,7 @@
  * nothing; the examples' own tags are never read as the judged video's.
  */
 import { describe, expect, it } from "vitest";
-import { templateExamplesText, type TemplateExample } from "../../judge/template-examples";
+import { templateExamplesText, type TemplateExample } from "../../prompt-versions/template-examples";
 import { SIM_FIX_SENTENCE } from "../../../testkit/llm-stub/alignment-stub-rule";
 import type { StubRequestContext } from "../../../testkit/llm-stub/stub-rule";
 import { SIM_INCONSISTENCY_RULE } from "./stub-rules";

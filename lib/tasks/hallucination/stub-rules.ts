@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { SIM_FIX_SENTENCE } from "../../../testkit/llm-stub/alignment-stub-rule";
 import type { StubRequestContext, StubRule } from "../../../testkit/llm-stub/stub-rule";
-import { TEMPLATE_EXAMPLES_END, TEMPLATE_EXAMPLES_HEADER } from "../../judge/template-examples";
+import { TEMPLATE_EXAMPLES_END, TEMPLATE_EXAMPLES_HEADER } from "../../prompt-versions/template-examples";
 import { DYNAMIC_CATEGORY_IDS, STATIC_CATEGORY_IDS } from "./schemas";
 
 /**

@@ -11,14 +11,13 @@ import { Readable } from "node:stream";
 import type ExcelJS from "exceljs";
 import { log } from "../../observability/logger";
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
-import { requireProjectAccess } from "../../authz/permissions";
+import type { ProjectAccess } from "../../authz/permissions";
 import { isAppError, ValidationError } from "../../errors";
-import type { LabelSetImportInput, SheetIssue } from "../../label-sets/label-set-format";
+import type { LabelSetImportInput, SheetIssue } from "../../task-modules/label-set-format";
 import { createLabelSet, inChunks, requireFreeName, sha256Of, type LabelJudgment } from "../../label-sets/label-sets";
 import { checkXlsxLimits, loadExcelJs } from "../../label-sets/xlsx-limits";
 import { metricTarget, presenceTarget } from "../../reviews/judgment-key";
-import { type MatchableVideo, videoMatcher, videoNameCandidates } from "../../videos/video-matcher";
+import { type MatchableVideo, videoMatcher, videoNameCandidates } from "../../import/video-matcher";
 import { DYNAMIC_CATEGORY_IDS, INCONSISTENCY_CATEGORY, STATIC_CATEGORY_IDS } from "./schemas";
 
 export const T2VHALUBENCH_COLUMNS = {
@@ -305,25 +304,10 @@ export interface LabelSetPlan {
   headers: string[];
 }
 
-/** Reads the sheet and plans the label set; imports it unless `dryRun`. Nothing is written on a dry run. */
-export async function importT2vHaluBench(
-  prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
-  input: LabelSetImportInput,
-) {
-  await requireProjectAccess(prisma, actor, projectId, "videos.import");
-  const name = input.name.trim();
-  if (!name) throw new ValidationError("Name the label set.");
-  await requireFreeName(prisma, projectId, name);
-  const sheet = await parseT2vHaluBenchSheet(input.file, {
-    mappingColumn: input.match.by === "column" ? input.match.column : null,
-  });
-  const issues = [...sheet.issues];
-  const keys = sheet.rows.flatMap((r) => (input.match.by === "column" ? (r.mapping ? [r.mapping] : []) : [r.example]));
-  // Every video a key could name: by a path it ends with, or by its file name.
+/** Every video of the project a key could name: by a path it ends with, or by its file name. */
+async function candidateVideos(prisma: PrismaClient, projectId: string, keys: string[]): Promise<MatchableVideo[]> {
   const candidates = videoNameCandidates(keys);
-  const videos: MatchableVideo[] = [
+  return [
     ...new Map(
       [
         ...(await inChunks(candidates.paths, (chunk) =>
@@ -341,6 +325,45 @@ export async function importT2vHaluBench(
       ].map((v) => [v.id, v]),
     ).values(),
   ];
+}
+
+/** The hallucination task's judgments one sheet row gives its matched video. */
+function rowJudgments(row: T2vHaluBenchRow, videoId: string): LabelJudgment[] {
+  const judgments: LabelJudgment[] = [];
+  if (row.hallucination !== null)
+    judgments.push({
+      target: metricTarget("hallucination", videoId, "", "verdict"),
+      value: row.hallucination,
+      annotator: null,
+    });
+  // The sheet says "consistent"; the task's target is prompt inconsistency, present when not consistent.
+  if (row.promptConsistency !== null)
+    judgments.push({
+      target: presenceTarget("hallucination", videoId, INCONSISTENCY_CATEGORY),
+      value: 1 - row.promptConsistency,
+      annotator: null,
+    });
+  for (const [code, value] of Object.entries(row.categories))
+    judgments.push({ target: presenceTarget("hallucination", videoId, code), value, annotator: null });
+  return judgments;
+}
+
+/** Reads the sheet and plans the label set; imports it unless `dryRun`. Nothing is written on a dry run. */
+export async function importT2vHaluBench(
+  prisma: PrismaClient,
+  access: ProjectAccess<"videos.import">,
+  input: LabelSetImportInput,
+) {
+  const { projectId } = access;
+  const name = input.name.trim();
+  if (!name) throw new ValidationError("Name the label set.");
+  await requireFreeName(prisma, projectId, name);
+  const sheet = await parseT2vHaluBenchSheet(input.file, {
+    mappingColumn: input.match.by === "column" ? input.match.column : null,
+  });
+  const issues = [...sheet.issues];
+  const keys = sheet.rows.flatMap((r) => (input.match.by === "column" ? (r.mapping ? [r.mapping] : []) : [r.example]));
+  const videos = await candidateVideos(prisma, projectId, keys);
   const matchVideo = videoMatcher(videos, { by: ["path", "file name"] });
   const matchColumn = input.match.by === "column" ? input.match.column : "Example";
   const judgments: LabelJudgment[] = [];
@@ -375,21 +398,7 @@ export async function importT2vHaluBench(
       continue;
     }
     matched.add(video.id);
-    if (row.hallucination !== null)
-      judgments.push({
-        target: metricTarget("hallucination", video.id, "", "verdict"),
-        value: row.hallucination,
-        annotator: null,
-      });
-    // The sheet says "consistent"; the task's target is prompt inconsistency, present when not consistent.
-    if (row.promptConsistency !== null)
-      judgments.push({
-        target: presenceTarget("hallucination", video.id, INCONSISTENCY_CATEGORY),
-        value: 1 - row.promptConsistency,
-        annotator: null,
-      });
-    for (const [code, value] of Object.entries(row.categories))
-      judgments.push({ target: presenceTarget("hallucination", video.id, code), value, annotator: null });
+    judgments.push(...rowJudgments(row, video.id));
   }
   issues.sort((a, b) => a.row - b.row);
   const counts: Record<string, number> = {};
@@ -410,8 +419,7 @@ export async function importT2vHaluBench(
     throw new ValidationError("Nothing to import: no row of the sheet matched a video of the project.");
   const labelSet = await createLabelSet(
     prisma,
-    actor,
-    projectId,
+    access,
     { name, format: "t2vhalubench", fileName: input.fileName, sha256, citation: input.citation?.trim() ?? "" },
     judgments,
   );

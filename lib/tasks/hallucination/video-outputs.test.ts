@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { keyFramesAndClusters, scopeFocus, stepScope } from "../../judge/frame-scopes";
+import { keyFramesAndClusters, scopeFocus, stepScope } from "../../judge/media/frame-scopes";
 
 import { BUILT_IN_DECLARATIONS } from "../registry";
 import { hallucinationPipeline } from "./pipeline";

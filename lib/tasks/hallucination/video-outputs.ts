@@ -1,7 +1,7 @@
 /**
  * Hallucination's judge outputs made readable for the video page, and its run settings in words. Plain
  * functions of stored JSON (step outputs are untrusted: whatever shape they have, nothing here throws or
- * renders raw JSON). Which frames a step looked at is the core's (lib/judge/frame-scopes.ts).
+ * renders raw JSON). Which frames a step looked at is the core's (lib/judge/media/frame-scopes.ts).
  */
 
 const isRecord = (value: unknown): value is Record<string, unknown> =>

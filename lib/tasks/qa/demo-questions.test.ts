@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { loadTemplate, renderTemplate } from "../../judge/prompt-templates";
+import { loadTemplate, renderTemplate } from "../../prompt-versions/prompt-templates";
 import { defaultStubRules, makeContext } from "../../../testkit/llm-stub/stub-rules";
 import { extractOptionLetter } from "./extract-letter";
 import { optionLinesForAnswer } from "./qa-answers";

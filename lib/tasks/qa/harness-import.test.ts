@@ -13,6 +13,8 @@ import ExcelJS from "exceljs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
+import { queueAccess } from "@/testkit/testing/queue-access";
+import { projectAccess } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { importQuestionSet } from "@/lib/tasks/qa/question-set-import";
 import { makeUser } from "@/testkit/testing/fixtures";
@@ -20,9 +22,9 @@ import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { questionSetBytes } from "@/testkit/tasks/qa/qa-fixtures";
 import { projectQaOverview } from "@/lib/tasks/qa/qa-overview";
 import { runQaResults } from "@/lib/tasks/qa/qa-run-questions";
-import { createEndpoint } from "@/lib/judge/endpoints";
-import { createRun, getRunStatus } from "@/lib/judge/runs";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
+import { createEndpoint } from "@/lib/judge/endpoints/endpoints";
+import { createRun, getRunStatus } from "@/lib/judge/runs/runs";
+import { createRunSchema } from "@/lib/judge/runs/run-input.validation";
 
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
@@ -36,6 +38,7 @@ import { ValidationError } from "@/lib/errors";
 import { importHarnessRun } from "./harness-import";
 import type { QaDecision } from "./qa-pipeline";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { accessOfRun } from "../../../testkit/testing/record-access";
 
 const fixture = (name: string) =>
   new Uint8Array(readFileSync(join(__dirname, "../../../testkit/tasks/qa/harness-fixtures", name)));
@@ -55,7 +58,7 @@ afterAll(() => stub.close());
 
 async function stubEndpoint(projectId: string, name: string, model: string) {
   return (
-    await createEndpoint(prisma, owner, projectId, {
+    await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
       name,
       baseUrl: stub.baseURL,
       model,
@@ -74,7 +77,7 @@ async function stubEndpoint(projectId: string, name: string, model: string) {
 
 async function qaProject() {
   const { projectId } = await projectWithFramedVideos(prisma, owner, { videoCount: 2, keyFrames: 1, uniformFrames: 8 });
-  const set = await importQuestionSet(prisma, owner, projectId, {
+  const set = await importQuestionSet(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
     fileName: "questions.jsonl",
     bytes: questionSetBytes(),
   });
@@ -86,22 +89,20 @@ describe("importing harness outputs as external QA runs", () => {
     const { projectId, setId } = await qaProject();
     const lmms = await importHarnessRun(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { questionSetId: setId, format: "lmms-eval", model: "llava-video-7b", dryRun: false },
       LMMS,
     );
     expect(lmms).toMatchObject({ ok: true, rows: 3, decided: { correct: 2, wrong: 1, undecided: 0 } });
     const vlm = await importHarnessRun(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { questionSetId: setId, format: "vlmevalkit", model: "Qwen2-VL-7B", dryRun: false },
       VLM,
     );
     expect(vlm).toMatchObject({ ok: true, rows: 3, decided: { correct: 2, wrong: 1, undecided: 0 } });
 
-    const overview = await projectQaOverview(prisma, owner, projectId, {
+    const overview = await projectQaOverview(prisma, await projectAccess(prisma, owner, projectId, "project.view"), {
       runId: [lmms.runId!, vlm.runId!],
       format: "json",
     });
@@ -125,7 +126,12 @@ describe("importing harness outputs as external QA runs", () => {
     });
 
     // The raw predictions are kept per answer, with the letter FrameJury read.
-    const results = await runQaResults(prisma, owner, vlm.runId!, { format: "json", page: 1, pageSize: 50 } as never);
+    const results = await runQaResults(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      vlm.runId!,
+      { format: "json", page: 1, pageSize: 50 } as never,
+    );
     const q2 = results.questions.find((q) => q.externalId === "q2")!;
     expect(q2.result).toMatchObject({
       rawAnswer: "B. The ramp under the ball is green.",
@@ -167,8 +173,7 @@ describe("importing harness outputs as external QA runs", () => {
     const runsBefore = await prisma.judgeRun.count({ where: { projectId } });
     const answer = await importHarnessRun(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { questionSetId: setId, format: "lmms-eval", model: "m", dryRun: true },
       new TextEncoder().encode(bad),
     );
@@ -181,8 +186,7 @@ describe("importing harness outputs as external QA runs", () => {
     // Not a dry run: the same file is refused whole.
     const refused = await importHarnessRun(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { questionSetId: setId, format: "lmms-eval", model: "m", dryRun: false },
       new TextEncoder().encode(bad),
     );
@@ -235,17 +239,21 @@ describe("importing harness outputs as external QA runs", () => {
     const bytes = new Uint8Array(await workbook.xlsx.writeBuffer());
     const imported = await importHarnessRun(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { questionSetId: setId, format: "vlmevalkit", model: "InternVL2-8B", dryRun: false },
       bytes,
     );
     expect(imported).toMatchObject({ ok: true, rows: 3, decided: { correct: 2, wrong: 1, undecided: 0 } });
-    const results = await runQaResults(prisma, owner, imported.runId!, {
-      format: "json",
-      page: 1,
-      pageSize: 50,
-    } as never);
+    const results = await runQaResults(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      imported.runId!,
+      {
+        format: "json",
+        page: 1,
+        pageSize: 50,
+      } as never,
+    );
     expect(results.questions.find((q) => q.externalId === "q2")!.result).toMatchObject({
       rawAnswer: "C. Red.",
       outcome: "correct",
@@ -266,8 +274,7 @@ describe("importing harness outputs as external QA runs", () => {
     ]);
     const bad = await importHarnessRun(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { questionSetId: setId, format: "vlmevalkit", model: "InternVL2-8B", dryRun: true },
       new Uint8Array(await workbook.xlsx.writeBuffer()),
     );
@@ -278,41 +285,51 @@ describe("importing harness outputs as external QA runs", () => {
     const { projectId, setId } = await qaProject();
     const mvbench = await importHarnessRun(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { questionSetId: setId, format: "lmms-eval", model: "VideoChat2", dryRun: false },
       MVBENCH,
     );
     expect(mvbench).toMatchObject({ ok: true, errors: [], rows: 3, decided: { correct: 2, wrong: 1, undecided: 0 } });
     const ego = await importHarnessRun(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { questionSetId: setId, format: "lmms-eval", model: "LLaVA-NeXT-Video", dryRun: false },
       EGOSCHEMA,
     );
     expect(ego).toMatchObject({ ok: true, errors: [], rows: 3, decided: { correct: 1, wrong: 1, undecided: 1 } });
     const open = await importHarnessRun(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { questionSetId: setId, format: "lmms-eval", model: "Video-LLaVA", dryRun: false },
       ACTIVITYNET_QA,
     );
     expect(open).toMatchObject({ ok: true, errors: [], rows: 1, decided: { correct: 0, wrong: 0, undecided: 1 } });
 
-    const mv = await runQaResults(prisma, owner, mvbench.runId!, { format: "json", page: 1, pageSize: 50 } as never);
+    const mv = await runQaResults(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      mvbench.runId!,
+      { format: "json", page: 1, pageSize: 50 } as never,
+    );
     expect(mv.questions.find((q) => q.externalId === "q3")!.result).toMatchObject({
       rawAnswer: "(B) The ball stops and a hand picks the ball up.",
       outcome: "correct",
       letter: "B",
     });
-    const eg = await runQaResults(prisma, owner, ego.runId!, { format: "json", page: 1, pageSize: 50 } as never);
+    const eg = await runQaResults(prisma, await projectAccess(prisma, owner, projectId, "project.view"), ego.runId!, {
+      format: "json",
+      page: 1,
+      pageSize: 50,
+    } as never);
     expect(eg.questions.find((q) => q.externalId === "q3")!.result).toMatchObject({
       rawAnswer: "I think the answer is C.",
       outcome: "unanswerable",
     });
-    const op = await runQaResults(prisma, owner, open.runId!, { format: "json", page: 1, pageSize: 50 } as never);
+    const op = await runQaResults(prisma, await projectAccess(prisma, owner, projectId, "project.view"), open.runId!, {
+      format: "json",
+      page: 1,
+      pageSize: 50,
+    } as never);
     expect(op.questions.map((q) => [q.externalId, q.result?.rawAnswer])).toEqual([["q4", "It rolls down the ramp."]]);
   });
 
@@ -359,7 +376,12 @@ describe("importing harness outputs as external QA runs", () => {
     const noAnswer = ["n4", "A ball rolls down a ramp number 0-0", "Is it sunny?", "Yes.", "No.", "", "", "A"];
     const fields = { questionSetId: setId, format: "vlmevalkit" as const, model: "m", dryRun: true };
 
-    const plain = await importHarnessRun(prisma, owner, projectId, fields, tsv(known, newMc, newOpen));
+    const plain = await importHarnessRun(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
+      fields,
+      tsv(known, newMc, newOpen),
+    );
     expect(plain.errors).toEqual([
       {
         line: 3,
@@ -373,8 +395,7 @@ describe("importing harness outputs as external QA runs", () => {
     ]);
     const checked = await importHarnessRun(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { ...fields, createQuestions: true },
       tsv(known, newMc, newOpen, elsewhere, noAnswer, newOpen),
     );
@@ -391,8 +412,7 @@ describe("importing harness outputs as external QA runs", () => {
 
     const imported = await importHarnessRun(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { ...fields, dryRun: false, createQuestions: true },
       tsv(known, newMc, newOpen),
     );
@@ -418,11 +438,16 @@ describe("importing harness outputs as external QA runs", () => {
     expect(byId.get("n2")).toMatchObject({
       payload: { question: "What colour is the ball?", format: "open", options: null, answer: "Red." },
     });
-    const results = await runQaResults(prisma, owner, imported.runId!, {
-      format: "json",
-      page: 1,
-      pageSize: 50,
-    } as never);
+    const results = await runQaResults(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      imported.runId!,
+      {
+        format: "json",
+        page: 1,
+        pageSize: 50,
+      } as never,
+    );
     expect(results.questions.map((q) => [q.externalId, q.result?.outcome]).sort()).toEqual([
       ["n2", "unanswerable"],
       ["q1", "correct"],
@@ -436,9 +461,19 @@ describe("importing harness outputs as external QA runs", () => {
     for (const name of ["quote-all_Video-MME.tsv", "quote-minimal_Video-MME.tsv"]) {
       const { projectId, setId } = await qaProject();
       const fields = { questionSetId: setId, format: "vlmevalkit" as const, model: "m", createQuestions: true };
-      const dry = await importHarnessRun(prisma, owner, projectId, { ...fields, dryRun: true }, fixture(name));
+      const dry = await importHarnessRun(
+        prisma,
+        await projectAccess(prisma, owner, projectId, "runs.manage"),
+        { ...fields, dryRun: true },
+        fixture(name),
+      );
       expect(dry, name).toMatchObject({ rows: 3, errors: [] });
-      const imported = await importHarnessRun(prisma, owner, projectId, { ...fields, dryRun: false }, fixture(name));
+      const imported = await importHarnessRun(
+        prisma,
+        await projectAccess(prisma, owner, projectId, "runs.manage"),
+        { ...fields, dryRun: false },
+        fixture(name),
+      );
       expect(imported, name).toMatchObject({ ok: true, rows: 3, created: 2 });
       const created = await prisma.item.findFirstOrThrow({
         where: { setId, externalId: "n2" },
@@ -449,11 +484,16 @@ describe("importing harness outputs as external QA runs", () => {
         options: { A: "One.", B: "Two.", C: "Three." },
         answer: "A",
       });
-      const results = await runQaResults(prisma, owner, imported.runId!, {
-        format: "json",
-        page: 1,
-        pageSize: 50,
-      } as never);
+      const results = await runQaResults(
+        prisma,
+        await projectAccess(prisma, owner, projectId, "project.view"),
+        imported.runId!,
+        {
+          format: "json",
+          page: 1,
+          pageSize: 50,
+        } as never,
+      );
       expect(results.questions.find((q) => q.externalId === "n2")?.result?.rawAnswer, name).toBe(
         'A. One "ball".\nOnly one.',
       );
@@ -467,8 +507,7 @@ describe("importing harness outputs as external QA runs", () => {
     );
     const result = await importHarnessRun(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { questionSetId: setId, format: "vlmevalkit", model: "m", dryRun: true },
       broken,
     );
@@ -480,7 +519,7 @@ describe("importing harness outputs as external QA runs", () => {
   it("judges the open and letterless answers with a judge endpoint, as a job with progress, exactly as an own run's judge step", async () => {
     const { projectId, setId } = await qaProject();
     const judgeModel = `stub-judge-${projectId.slice(-8)}`; // new per project: the response cache answers nothing from elsewhere
-    const judge = await createEndpoint(prisma, owner, projectId, {
+    const judge = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
       name: "Judge (simulated)",
       baseUrl: stub.baseURL,
       model: judgeModel,
@@ -504,14 +543,22 @@ describe("importing harness outputs as external QA runs", () => {
       judgeEndpointId: judge.id,
     };
     // EgoSchema's q3 ("I think the answer is C.": no option C) goes to the option judge; the letters stay FrameJury's.
-    const ego = await importHarnessRun(prisma, owner, projectId, fields, EGOSCHEMA, holding);
+    const ego = await importHarnessRun(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
+      fields,
+      EGOSCHEMA,
+      holding,
+    );
     expect(ego).toMatchObject({ ok: true, rows: 3, decided: { correct: 1, wrong: 1, undecided: 1 }, judging: 1 });
     // Until the job runs, the run is queued with its progress: 5 of 6 steps done.
-    expect(await getRunStatus(prisma, owner, ego.runId!)).toMatchObject({ status: "queued" });
+    expect(await getRunStatus(prisma, await accessOfRun(prisma, owner, ego.runId!), ego.runId!)).toMatchObject({
+      status: "queued",
+    });
     expect(await prisma.stepResult.count({ where: { runId: ego.runId!, status: "done" } })).toBe(5);
     expect(queued).toEqual([{ runId: ego.runId!, videoId: expect.any(String) }]);
     await inlineJudgeQueue(testJudgeDeps()).enqueue(queued);
-    expect(await getRunStatus(prisma, owner, ego.runId!)).toMatchObject({
+    expect(await getRunStatus(prisma, await accessOfRun(prisma, owner, ego.runId!), ego.runId!)).toMatchObject({
       status: "done",
       steps: { failed: 0, parse_failed: 0, skipped: 0 },
     });
@@ -519,14 +566,15 @@ describe("importing harness outputs as external QA runs", () => {
     // The open ActivityNet-QA answer goes to the answer-consistency judge; judged inline here.
     const open = await importHarnessRun(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       fields,
       ACTIVITYNET_QA,
       inlineJudgeQueue(testJudgeDeps()),
     );
     expect(open).toMatchObject({ ok: true, judging: 1 });
-    expect(await getRunStatus(prisma, owner, open.runId!)).toMatchObject({ status: "done" });
+    expect(await getRunStatus(prisma, await accessOfRun(prisma, owner, open.runId!), open.runId!)).toMatchObject({
+      status: "done",
+    });
 
     const decide = async (runId: string) => {
       const steps = await prisma.stepResult.findMany({ where: { runId, stepId: "decide" }, include: { calls: true } });
@@ -560,7 +608,7 @@ describe("importing harness outputs as external QA runs", () => {
     });
 
     // Accuracy now covers them: nothing unanswerable, and the judged answers carry the correctness score.
-    const overview = await projectQaOverview(prisma, owner, projectId, {
+    const overview = await projectQaOverview(prisma, await projectAccess(prisma, owner, projectId, "project.view"), {
       runId: [ego.runId!, open.runId!],
       format: "json",
     });
@@ -577,15 +625,13 @@ describe("importing harness outputs as external QA runs", () => {
     // The blind run (VLMEvalKit, no frames): q1 A (right), q2 B (wrong), q3 B (right).
     const blind = await importHarnessRun(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { ...fields, format: "vlmevalkit", model: "Qwen2-VL-7B (no video)", textOnly: true },
       VLM,
     );
     const plain = await importHarnessRun(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { ...fields, format: "lmms-eval", model: "plain" },
       MVBENCH,
     );
@@ -593,8 +639,7 @@ describe("importing harness outputs as external QA runs", () => {
     await expect(
       importHarnessRun(
         prisma,
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "runs.manage"),
         { ...fields, format: "lmms-eval", model: "m", baselineRunId: plain.runId! },
         LMMS,
       ),
@@ -602,14 +647,13 @@ describe("importing harness outputs as external QA runs", () => {
     // lmms-eval with the video: q1 right, q2 right, q3 wrong; its baseline q1, q3 right.
     const withVideo = await importHarnessRun(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { ...fields, format: "lmms-eval", model: "llava-video-7b", baselineRunId: blind.runId! },
       LMMS,
     );
     expect(withVideo).toMatchObject({ ok: true, rows: 3 });
 
-    const overview = await projectQaOverview(prisma, owner, projectId, {
+    const overview = await projectQaOverview(prisma, await projectAccess(prisma, owner, projectId, "project.view"), {
       runId: [blind.runId!, withVideo.runId!],
       format: "json",
     });
@@ -621,23 +665,33 @@ describe("importing harness outputs as external QA runs", () => {
     expect(all.textOnly).toMatchObject({ correct: 2, wrong: 1, unanswerable: 0, pending: 0 });
     expect(all.rightWithoutVideo).toBe(2);
     // Per question, as for an own run's baseline: the flag filter and the text-only answer.
-    const results = await runQaResults(prisma, owner, withVideo.runId!, {
-      format: "json",
-      page: 1,
-      pageSize: 50,
-    } as never);
+    const results = await runQaResults(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      withVideo.runId!,
+      {
+        format: "json",
+        page: 1,
+        pageSize: 50,
+      } as never,
+    );
     const q2 = results.questions.find((q) => q.externalId === "q2")!;
     expect(q2).toMatchObject({
       result: { outcome: "correct" },
       textOnly: { outcome: "wrong", rawAnswer: "B. The ramp under the ball is green.", letter: "B" },
       rightWithoutVideo: false,
     });
-    const flagged = await runQaResults(prisma, owner, withVideo.runId!, {
-      format: "json",
-      page: 1,
-      pageSize: 50,
-      flag: "right_without_video",
-    } as never);
+    const flagged = await runQaResults(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      withVideo.runId!,
+      {
+        format: "json",
+        page: 1,
+        pageSize: 50,
+        flag: "right_without_video",
+      } as never,
+    );
     expect(flagged.questions.map((q) => q.externalId).sort()).toEqual(["q1", "q3"]);
   });
 
@@ -647,12 +701,11 @@ describe("importing harness outputs as external QA runs", () => {
     await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
     const run = await importHarnessRun(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { questionSetId: setId, format: "vlmevalkit", model: "Qwen2-VL-7B", dryRun: false },
       VLM,
     );
-    const queue = await createQueue(prisma, owner, projectId, {
+    const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "external answers",
       runId: run.runId!,
       scope: "answers",
@@ -662,25 +715,37 @@ describe("importing harness outputs as external QA runs", () => {
     const seen: Record<string, string> = {};
     // The reviewer calls every letter right except q2's (the model said B; C is right, so the letter's 0 stands).
     for (let i = 0; i < 3; i++) {
-      const { itemId } = await nextItem(prisma, reviewer, queue.id);
+      const { itemId } = await nextItem(
+        prisma,
+        await queueAccess(prisma, reviewer, queue.id, "scores.review"),
+        queue.id,
+      );
       expect(itemId).toEqual(expect.any(String));
-      const item = (await getQueueItem(prisma, reviewer, queue.id, itemId!)) as Awaited<
-        ReturnType<typeof getQueueItem>
-      > & { answer: { question: string; result: { rawAnswer: string } } | null };
+      const item = (await getQueueItem(
+        prisma,
+        await queueAccess(prisma, reviewer, queue.id, "scores.review"),
+        queue.id,
+        itemId!,
+      )) as Awaited<ReturnType<typeof getQueueItem>> & {
+        answer: { question: string; result: { rawAnswer: string } } | null;
+      };
       seen[item.answer!.question] = item.answer!.result.rawAnswer;
       const value = item.answer!.question.startsWith("What happens") ? 0 : 1;
-      await submitItem(prisma, reviewer, queue.id, itemId!, { judgments: [{ target: item.targets[0]!.key, value }] });
+      await submitItem(prisma, await queueAccess(prisma, reviewer, queue.id, "scores.review"), queue.id, itemId!, {
+        judgments: [{ target: item.targets[0]!.key, value }],
+      });
     }
     expect(seen["What colour is the ramp under the ball?"]).toBe("B. The ramp under the ball is green.");
-    expect((await nextItem(prisma, reviewer, queue.id)).itemId).toBeNull();
+    expect(
+      (await nextItem(prisma, await queueAccess(prisma, reviewer, queue.id, "scores.review"), queue.id)).itemId,
+    ).toBeNull();
     const judgments = await prisma.humanJudgment.findMany({ where: { reviewerId: reviewer.userId, withdrawn: false } });
     expect(judgments.map((j) => j.subjectRunId)).toEqual([run.runId, run.runId, run.runId]);
 
     // The letters' scores: q1 1, q2 0, q3 1; the reviewer 1, 1, 0 (disagrees on q2 and q3).
     const report = await projectAgreement(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       agreementQuerySchema(builtInCatalogue()).parse({ runId: run.runId! }),
     );
     expect(report.summary).toMatchObject({ reviewedItems: 3, judgments: 3, reviewers: 1 });
@@ -698,8 +763,7 @@ describe("importing harness outputs as external QA runs", () => {
     const judge = await stubEndpoint(projectId, "Judge (simulated)", `stub-judge-${suffix}`);
     const own = await createRun(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({
         pipeline: "qa",
         endpointId: model,
@@ -707,20 +771,31 @@ describe("importing harness outputs as external QA runs", () => {
         settings: { frames: 8, judgeEndpointId: judge, textOnlyBaseline: true },
       }),
     );
-    expect(await getRunStatus(prisma, owner, own.id)).toMatchObject({ status: "done" });
+    expect(await getRunStatus(prisma, await accessOfRun(prisma, owner, own.id), own.id)).toMatchObject({
+      status: "done",
+    });
     const external = await importHarnessRun(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { questionSetId: setId, format: "lmms-eval", model: "llava-video-7b", dryRun: false, baselineRunId: own.id },
       LMMS,
     );
-    const ownResults = await runQaResults(prisma, owner, own.id, { format: "json", page: 1, pageSize: 50 } as never);
-    const externalResults = await runQaResults(prisma, owner, external.runId!, {
-      format: "json",
-      page: 1,
-      pageSize: 50,
-    } as never);
+    const ownResults = await runQaResults(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      own.id,
+      { format: "json", page: 1, pageSize: 50 } as never,
+    );
+    const externalResults = await runQaResults(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      external.runId!,
+      {
+        format: "json",
+        page: 1,
+        pageSize: 50,
+      } as never,
+    );
     // The external run answers q1–q3; each carries the own run's blind answer and decision to the same question.
     const blind = (results: typeof ownResults) =>
       Object.fromEntries(
@@ -729,7 +804,10 @@ describe("importing harness outputs as external QA runs", () => {
     const ownBlind = blind(ownResults);
     expect(blind(externalResults)).toEqual({ q1: ownBlind.q1, q2: ownBlind.q2, q3: ownBlind.q3 });
     expect(ownBlind.q1![0]).toMatch(/^(correct|wrong)$/);
-    const overview = await projectQaOverview(prisma, owner, projectId, { runId: [external.runId!], format: "json" });
+    const overview = await projectQaOverview(prisma, await projectAccess(prisma, owner, projectId, "project.view"), {
+      runId: [external.runId!],
+      format: "json",
+    });
     const all = overview.rows.find((r) => r.runId === external.runId && r.breakdown === "all")!;
     expect(all.rightWithoutVideo).toBe(["q1", "q2", "q3"].filter((q) => ownBlind[q]![2]).length);
   });

@@ -22,7 +22,7 @@
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
-import { requireProjectAccess } from "../../authz/permissions";
+import type { ProjectAccess } from "../../authz/permissions";
 import { NotFoundError, ValidationError } from "../../errors";
 import { baselineAnswers, type BaselineAnswer } from "./harness-baseline";
 import type { HarnessImportFields } from "./harness-fields";
@@ -181,13 +181,12 @@ function planRunVideos(
 /** Import one harness file as an external QA run of a question set (owners; `runs.manage`). */
 export async function importHarnessRun(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"runs.manage">,
   fields: HarnessImportFields,
   bytes: Uint8Array,
   queue?: HarnessJudgeQueue,
 ): Promise<HarnessImportResult> {
-  await requireProjectAccess(prisma, actor, projectId, "runs.manage");
+  const { actor, projectId } = access;
   const set = await prisma.itemSet.findFirst({ where: { id: fields.questionSetId, projectId }, select: { id: true } });
   if (!set) throw new NotFoundError("No such question set in this project.");
   const { decisions, errors } = await readDecisions(

@@ -2,7 +2,7 @@
  * Matching a harness file's rows to the questions of a set (creating the missing ones when asked), and the
  * decision FrameJury makes on an answer without an LLM.
  */
-import { videoMatcher, type VideoMatch } from "../../videos/video-matcher";
+import { videoMatcher, type VideoMatch } from "../../import/video-matcher";
 import { extractOptionLetter } from "./extract-letter";
 import { normalise, videoStem, type HarnessRow, type HarnessRowError, type SetQuestion } from "./harness-rows";
 import type { QaDecision } from "./qa-pipeline";

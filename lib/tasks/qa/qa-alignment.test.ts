@@ -21,6 +21,7 @@ import { createStubEndpoint } from "../../../testkit/testing/stub-endpoint";
 import { questionSetBytes } from "../../../testkit/tasks/qa/qa-fixtures";
 import { importQuestionSet } from "./question-set-import";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { projectAccess } from "../../authz/permissions";
 
 const VIDEOS = 10;
 // The judge finds the even questions' answers right (their reference shares the question's words), the odd ones wrong.
@@ -66,7 +67,10 @@ describe("aligning a video-QA item target", () => {
         ? `The ball does roll down ramp ${v}.`
         : "A purple elephant dances quietly elsewhere tonight.",
     }));
-    await importQuestionSet(prisma, owner, projectId, { fileName: "questions.jsonl", bytes: questionSetBytes(lines) });
+    await importQuestionSet(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
+      fileName: "questions.jsonl",
+      bytes: questionSetBytes(lines),
+    });
     const questions = await prisma.item.findMany({
       where: { projectId, kind: "question" },
       select: { id: true, videoId: true, externalId: true },
@@ -74,8 +78,7 @@ describe("aligning a video-QA item target", () => {
     expect(questions).toHaveLength(VIDEOS);
     const labelSet = await createLabelSet(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       { name: "Correct answers", format: "generic", fileName: "correct.csv", sha256: "6".repeat(64), citation: "" },
       questions.map((q) => ({
         target: {
@@ -100,8 +103,8 @@ describe("aligning a video-QA item target", () => {
     const endpoint = await createStubEndpoint(prisma, owner, projectId, stub.baseURL);
     const report = await alignBuiltinJudge(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines, labels: store },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "prompts.manage"),
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       {
         pipeline: "qa",
         targetId: "correctness",

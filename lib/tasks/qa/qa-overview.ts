@@ -4,9 +4,9 @@
  */
 import type { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
-import { requireProjectAccess } from "../../authz/permissions";
+import type { ProjectAccess } from "../../authz/permissions";
 import { NotFoundError } from "../../errors";
+import { requireExportRoleFor } from "../../export/run-downloads";
 import { accuracyRows, pairwiseComparisons, type AccuracyRow, type QaOutcomeRow, type RunComparison } from "./accuracy";
 import type { qaAccuracyQuerySchema } from "./qa-query";
 import { runQuestionsMatching } from "./qa-run-questions";
@@ -56,12 +56,11 @@ export interface QaOverview {
 /** The accuracy overview of the project's QA runs (every member; CSV and JSONL need export.read). */
 export async function projectQaOverview(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   query: z.output<typeof qaAccuracyQuerySchema>,
 ): Promise<QaOverview> {
-  await requireProjectAccess(prisma, actor, projectId, query.format === "json" ? "project.view" : "export.read");
-  const runs = await projectQaRuns(prisma, actor, projectId);
+  requireExportRoleFor(access, query.format);
+  const runs = await projectQaRuns(prisma, access);
   const chosen = chooseRuns(runs, query.runId);
   const outcomes: QaOutcomeRow[] = [];
   for (const run of chosen) {

@@ -25,8 +25,8 @@ import type {
   StepInput,
   StepOutputs,
   VideoContext,
-} from "../../judge/engine/pipeline";
-import type { RegisteredPipeline } from "../../judge/engine/pipeline";
+} from "../../task-modules/pipeline-types";
+import type { RegisteredPipeline } from "../../task-modules/pipeline-types";
 import { QA_TASK } from "./qa-task";
 
 export const qaResizeSchema = z.discriminatedUnion("mode", [

@@ -1,8 +1,7 @@
 /** The project's questions: the list, one question with every QA run's answer to it, and the QA page's filter values. */
 import type { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
-import { requireProjectAccess } from "../../authz/permissions";
+import type { ProjectAccess } from "../../authz/permissions";
 import { NotFoundError } from "../../errors";
 import type { questionListQuerySchema } from "./qa-query";
 import { runQuestionsMatching } from "./qa-run-questions";
@@ -11,11 +10,10 @@ import type { QuestionPayload } from "./question-set-import";
 
 export async function listQuestions(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   query: z.output<typeof questionListQuerySchema>,
 ) {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const { projectId } = access;
   const where = {
     projectId,
     kind: "question",
@@ -72,9 +70,9 @@ function questionView(row: {
  * answered it (newest first) with the frames that run showed the model, both results and the id of the
  * run's correctness score (`scoreId`, what reviewers judge the answer through; null when undecided).
  */
-export async function questionDetail(prisma: PrismaClient, actor: Actor, questionId: string) {
-  const row = await prisma.item.findUnique({
-    where: { id: questionId },
+export async function questionDetail(prisma: PrismaClient, access: ProjectAccess, questionId: string) {
+  const row = await prisma.item.findFirst({
+    where: { id: questionId, projectId: access.projectId },
     select: {
       id: true,
       kind: true,
@@ -86,9 +84,6 @@ export async function questionDetail(prisma: PrismaClient, actor: Actor, questio
     },
   });
   if (!row || row.kind !== "question") throw new NotFoundError("No such question.");
-  await requireProjectAccess(prisma, actor, row.projectId, "project.view").catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError("No such question.") : error;
-  });
   const runItems = await prisma.runItem.findMany({
     where: { itemId: questionId, run: { pipeline: QA_PIPELINE } },
     orderBy: { run: { createdAt: "desc" } },
@@ -136,8 +131,8 @@ export async function questionDetail(prisma: PrismaClient, actor: Actor, questio
 }
 
 /** The values the QA page's filters offer: the categories and videos of the project's questions. */
-export async function qaFilterOptions(prisma: PrismaClient, actor: Actor, projectId: string) {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+export async function qaFilterOptions(prisma: PrismaClient, access: ProjectAccess) {
+  const { projectId } = access;
   const [categories, videos, sets] = await Promise.all([
     prisma.item.findMany({
       where: { projectId, kind: "question" },

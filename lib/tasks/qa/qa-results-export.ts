@@ -1,5 +1,5 @@
 /** The QA results as CSV and JSONL: a run's questions, and the accuracy overview's rows. */
-import { csvRow } from "../../export/csv";
+import { csvRow } from "../../format/csv";
 import { jsonLines } from "../../export/text-stream";
 import type { QaOverview } from "./qa-overview";
 import type { QaQuestionResult } from "./qa-run-questions";

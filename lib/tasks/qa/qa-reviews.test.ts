@@ -9,13 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { projectAgreement } from "@/lib/agreement/load";
 import { agreementQuerySchema } from "@/lib/agreement/report-filter";
+import { queueAccess } from "@/testkit/testing/queue-access";
+import { projectAccess } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { ValidationError } from "@/lib/errors";
 import { importQuestionSet } from "@/lib/tasks/qa/question-set-import";
-import { createEndpoint } from "@/lib/judge/endpoints";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
+import { createEndpoint } from "@/lib/judge/endpoints/endpoints";
+import { createRunSchema } from "@/lib/judge/runs/run-input.validation";
 
-import { createRun } from "@/lib/judge/runs";
+import { createRun } from "@/lib/judge/runs/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { createQueue } from "@/lib/queues/create-queue";
 import { getQueueItem } from "@/lib/queues/get-queue-item";
@@ -42,7 +44,7 @@ const questionIds: Record<string, string> = {};
 
 async function endpoint(name: string, model: string) {
   return (
-    await createEndpoint(prisma, owner, projectId, {
+    await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
       name,
       baseUrl: stub.baseURL,
       model,
@@ -75,7 +77,7 @@ beforeAll(async () => {
   await prisma.video.updateMany({ where: { id: { in: videoIds } }, data: { width: 128, height: 96 } });
   for (const who of [ann, bob])
     await prisma.projectMember.create({ data: { projectId, userId: who.userId, role: "reviewer" } });
-  const set = await importQuestionSet(prisma, owner, projectId, {
+  const set = await importQuestionSet(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
     fileName: "questions.jsonl",
     bytes: questionSetBytes(),
   });
@@ -89,8 +91,7 @@ beforeAll(async () => {
     (
       await createRun(
         deps,
-        owner,
-        projectId,
+        await projectAccess(prisma, owner, projectId, "runs.manage"),
         createRunSchema(builtInCatalogue()).parse({
           pipeline: "qa",
           endpointId: await endpoint(model, model),
@@ -112,8 +113,13 @@ describe("reviewing QA answers", () => {
     const judgedB = await scoreOf(runB, "q4");
     expect(judgedA.value).toBe(1); // the seeing model's open answer restates the reference: the judge said Yes
 
-    const first = await reviewScore(prisma, ann, judgedA.id, { value: 0, note: "It never says where the ball ends." });
-    const other = await reviewScore(prisma, ann, judgedB.id, { value: 1 });
+    const first = await reviewScore(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), judgedA.id, {
+      value: 0,
+      note: "It never says where the ball ends.",
+    });
+    const other = await reviewScore(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), judgedB.id, {
+      value: 1,
+    });
     // Two models' answers to one question: two judgments, each keyed with its run.
     expect(first.id).not.toBe(other.id);
     expect(first).toMatchObject({
@@ -135,11 +141,18 @@ describe("reviewing QA answers", () => {
     expect((await prisma.score.findUniqueOrThrow({ where: { id: judgedA.id } })).value).toBe(1);
 
     // Stale or missing versions are 409s; the right version updates and appends to the history.
-    await expect(reviewScore(prisma, ann, judgedA.id, { value: 1 })).rejects.toBeInstanceOf(ReviewConflictError);
-    await expect(reviewScore(prisma, ann, judgedA.id, { value: 1, expectedVersion: 7 })).rejects.toMatchObject({
+    await expect(
+      reviewScore(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), judgedA.id, { value: 1 }),
+    ).rejects.toBeInstanceOf(ReviewConflictError);
+    await expect(
+      reviewScore(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), judgedA.id, {
+        value: 1,
+        expectedVersion: 7,
+      }),
+    ).rejects.toMatchObject({
       status: 409,
     });
-    const second = await reviewScore(prisma, ann, judgedA.id, {
+    const second = await reviewScore(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), judgedA.id, {
       value: 1,
       note: "Reads fine on a second look.",
       expectedVersion: 1,
@@ -161,7 +174,12 @@ describe("reviewing QA answers", () => {
     ]);
 
     // Shown per run: each judgment says which run's answer it is about.
-    const shown = await videoReviews(prisma, owner, judgedA.videoId, { runId: runA, itemId: questionIds.q4 });
+    const shown = await videoReviews(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "project.view"),
+      judgedA.videoId,
+      { runId: runA, itemId: questionIds.q4 },
+    );
     expect(shown.judgments.map((j) => [j.subjectRunId, j.runId, j.judge?.value ?? null, j.value]).sort()).toEqual(
       [
         [runA, runA, 1, 1],
@@ -170,41 +188,62 @@ describe("reviewing QA answers", () => {
     );
 
     // Withdraw and accept-the-judge work as for any judgment.
-    await withdrawJudgment(prisma, ann, other.id, { expectedVersion: 1 });
+    await withdrawJudgment(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), other.id, {
+      expectedVersion: 1,
+    });
     expect((await prisma.humanJudgment.findUniqueOrThrow({ where: { id: other.id } })).withdrawn).toBe(true);
     await expect(
-      reviewScore(prisma, ann, judgedB.id, { value: 1 - judgedB.value, acceptedJudge: true }),
+      reviewScore(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), judgedB.id, {
+        value: 1 - judgedB.value,
+        acceptedJudge: true,
+      }),
     ).rejects.toBeInstanceOf(ValidationError);
-    const accepted = await reviewScore(prisma, ann, judgedB.id, { value: judgedB.value, acceptedJudge: true });
+    const accepted = await reviewScore(
+      prisma,
+      await projectAccess(prisma, ann, projectId, "scores.review"),
+      judgedB.id,
+      { value: judgedB.value, acceptedJudge: true },
+    );
     expect(accepted).toMatchObject({ id: other.id, acceptedJudge: true, withdrawn: false, version: 3 });
     // Clean up for the agreement test below: these two are Ann's only QA judgments there.
-    await withdrawJudgment(prisma, ann, first.id, { expectedVersion: 2 });
-    await withdrawJudgment(prisma, ann, accepted.id, { expectedVersion: 3 });
+    await withdrawJudgment(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), first.id, {
+      expectedVersion: 2,
+    });
+    await withdrawJudgment(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), accepted.id, {
+      expectedVersion: 3,
+    });
   });
 
   it("lets a reviewer override a multiple-choice letter read by FrameJury, without losing it", async () => {
     const letter = await scoreOf(runA, "q1");
     const step = await prisma.stepResult.findUniqueOrThrow({ where: { id: letter.stepResultId } });
     expect(step.output).toMatchObject({ decidedBy: "letter", letter: "A", outcome: "correct" });
-    const override = await reviewScore(prisma, bob, letter.id, {
-      value: 0,
-      reason: "wrong",
-      note: "The frames show it rolling up.",
-    });
+    const override = await reviewScore(
+      prisma,
+      await projectAccess(prisma, bob, projectId, "scores.review"),
+      letter.id,
+      {
+        value: 0,
+        reason: "wrong",
+        note: "The frames show it rolling up.",
+      },
+    );
     expect(override).toMatchObject({ subjectRunId: runA, value: 0, judgeValue: 1, disagrees: true });
     expect((await prisma.score.findUniqueOrThrow({ where: { id: letter.id } })).value).toBe(1);
     expect((await prisma.stepResult.findUniqueOrThrow({ where: { id: letter.stepResultId } })).output).toMatchObject({
       decidedBy: "letter",
       letter: "A",
     });
-    await withdrawJudgment(prisma, bob, override.id, { expectedVersion: 1 });
+    await withdrawJudgment(prisma, await projectAccess(prisma, bob, projectId, "scores.review"), override.id, {
+      expectedVersion: 1,
+    });
   });
 });
 
 describe("queues over QA answers", () => {
   it("holds the answers the judge decided (or every decided one, by format and category), and refuses the caption scope", async () => {
     // Run A read a letter for q1–q3: only the open q4 went to the judge.
-    const judged = await createQueue(prisma, owner, projectId, {
+    const judged = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "judged",
       runId: runA,
       scope: "answers",
@@ -214,7 +253,7 @@ describe("queues over QA answers", () => {
     expect((await prisma.reviewQueueItem.findMany({ where: { queueId: judged.id } })).map((i) => i.itemId)).toEqual([
       questionIds.q4,
     ]);
-    const steps = await createQueue(prisma, owner, projectId, {
+    const steps = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "steps",
       runId: runA,
       scope: "answers",
@@ -226,7 +265,7 @@ describe("queues over QA answers", () => {
         .map((i) => i.itemId)
         .sort(),
     ).toEqual([questionIds.q1, questionIds.q4].sort());
-    const all = await createQueue(prisma, owner, projectId, {
+    const all = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "all",
       runId: runA,
       scope: "answers",
@@ -235,7 +274,7 @@ describe("queues over QA answers", () => {
     });
     expect(all.itemCount).toBe(4);
     await expect(
-      createQueue(prisma, owner, projectId, {
+      createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
         name: "x",
         runId: runA,
         scope: "answers",
@@ -244,15 +283,25 @@ describe("queues over QA answers", () => {
       }),
     ).rejects.toThrow(/judge-decided answer .* queue would be empty/);
     await expect(
-      createQueue(prisma, owner, projectId, { name: "x", runId: runA, scope: "captions", filter: {} }),
+      createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
+        name: "x",
+        runId: runA,
+        scope: "captions",
+        filter: {},
+      }),
     ).rejects.toBeInstanceOf(ValidationError);
     await expect(
-      createQueue(prisma, owner, projectId, { name: "x", runId: runA, scope: "verdict", filter: {} }),
+      createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
+        name: "x",
+        runId: runA,
+        scope: "verdict",
+        filter: {},
+      }),
     ).rejects.toThrow(/one answer at a time/);
   });
 
   it("shows the question and the model's answer, withholds the decision until the blind reviewer submits, and saves against the run's answer", async () => {
-    const queue = await createQueue(prisma, owner, projectId, {
+    const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "blind open answers",
       runId: runA,
       scope: "answers",
@@ -260,8 +309,13 @@ describe("queues over QA answers", () => {
       filter: {},
       blind: true,
     });
-    const { itemId } = await nextItem(prisma, bob, queue.id);
-    const item = (await getQueueItem(prisma, bob, queue.id, itemId!)) as QueueItemPayload & {
+    const { itemId } = await nextItem(prisma, await queueAccess(prisma, bob, queue.id, "scores.review"), queue.id);
+    const item = (await getQueueItem(
+      prisma,
+      await queueAccess(prisma, bob, queue.id, "scores.review"),
+      queue.id,
+      itemId!,
+    )) as QueueItemPayload & {
       answer: AnswerView | null;
     };
     expect(item.blind).toBe(true);
@@ -277,10 +331,15 @@ describe("queues over QA answers", () => {
     expect(item.targets.map((t) => [t.category, t.min, t.max])).toEqual([["correctness", 0, 1]]);
     expect(item.targets[0]).not.toHaveProperty("judge");
 
-    await submitItem(prisma, bob, queue.id, itemId!, {
+    await submitItem(prisma, await queueAccess(prisma, bob, queue.id, "scores.review"), queue.id, itemId!, {
       judgments: [{ target: item.targets[0]!.key, value: 0, note: "Says nothing about where it stops." }],
     });
-    const after = (await getQueueItem(prisma, bob, queue.id, itemId!)) as QueueItemPayload & {
+    const after = (await getQueueItem(
+      prisma,
+      await queueAccess(prisma, bob, queue.id, "scores.review"),
+      queue.id,
+      itemId!,
+    )) as QueueItemPayload & {
       answer: AnswerView | null;
     };
     expect(after.blind).toBe(false);
@@ -318,7 +377,7 @@ describe("agreement on QA answers", () => {
         const score = await scoreOf(runId, q);
         await prisma.score.update({ where: { id: score.id }, data: { value: judge[runId]![q]! } });
         const annPrior = await prisma.humanJudgment.findFirst({ where: { reviewerId: ann.userId, scoreId: score.id } });
-        await reviewScore(prisma, ann, score.id, {
+        await reviewScore(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), score.id, {
           value: ann_[runId]![q]!,
           ...(annPrior ? { expectedVersion: annPrior.version } : {}),
         });
@@ -326,14 +385,18 @@ describe("agreement on QA answers", () => {
           const bobPrior = await prisma.humanJudgment.findFirst({
             where: { reviewerId: bob.userId, scoreId: score.id },
           });
-          await reviewScore(prisma, bob, score.id, {
+          await reviewScore(prisma, await projectAccess(prisma, bob, projectId, "scores.review"), score.id, {
             value: bob_[q]!,
             ...(bobPrior ? { expectedVersion: bobPrior.version } : {}),
           });
         }
       }
     }
-    const report = await projectAgreement(prisma, owner, projectId, agreementQuerySchema(builtInCatalogue()).parse({}));
+    const report = await projectAgreement(
+      prisma,
+      await projectAccess(prisma, owner, projectId, "export.read"),
+      agreementQuerySchema(builtInCatalogue()).parse({}),
+    );
     // 8 answers (4 per run), each compared with its own run only: not 16.
     expect(report.summary).toMatchObject({ reviewedItems: 8, judgments: 12, multiReviewedItems: 4, reviewers: 2 });
     const annVsJudge = report.humanVsJudge.reviewers.find((r) => r.reviewerId === ann.userId)!;
@@ -380,8 +443,7 @@ describe("agreement on QA answers", () => {
     // Filtered to one QA run: only its answers.
     const onlyB = await projectAgreement(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       agreementQuerySchema(builtInCatalogue()).parse({ runId: runB }),
     );
     expect(onlyB.summary).toMatchObject({ reviewedItems: 4, judgments: 4 });

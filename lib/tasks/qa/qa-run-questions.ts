@@ -7,11 +7,12 @@
  * the run goes on, a question not decided yet has no outcome.
  */
 import type { Prisma, PrismaClient, StepStatus } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
+import type { ProjectAccess } from "../../authz/permissions";
 import { ValidationError } from "../../errors";
+import { requireExportRoleFor } from "../../export/run-downloads";
 import { rowPages } from "../../export/text-stream";
-import { publicStepError } from "../../judge/call-inspector";
-import type { RawAnswer } from "../../judge/engine/pipeline";
+import { publicStepError } from "../../judge/calls/call-inspector";
+import type { RawAnswer } from "../../task-modules/pipeline-types";
 import type { QaOutcome } from "./accuracy";
 import type { QaDecision, QaSettings } from "./qa-pipeline";
 import type { QaRunResultsQuery } from "./qa-query";
@@ -239,8 +240,14 @@ export async function runQuestionsMatching(
 }
 
 /** A run's questions: the query's page for JSON, every question for CSV and JSONL. */
-export async function runQaResults(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery) {
-  const run = await qaRunOf(prisma, actor, runId, query.format === "json" ? "project.view" : "export.read");
+export async function runQaResults(
+  prisma: PrismaClient,
+  access: ProjectAccess,
+  runId: string,
+  query: QaRunResultsQuery,
+) {
+  requireExportRoleFor(access, query.format);
+  const run = await qaRunOf(prisma, access, runId);
   const where = await runQuestionsWhere(prisma, run, query);
   const rows = query.format === "json" ? { skip: (query.page - 1) * query.pageSize, take: query.pageSize } : null;
   const [total, questions] = await Promise.all([
@@ -257,12 +264,12 @@ export async function runQaResults(prisma: PrismaClient, actor: Actor, runId: st
  */
 export async function* runQaResultSlices(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"export.read">,
   runId: string,
   query: QaRunResultsQuery,
   pageSize: number,
 ) {
-  const run = await qaRunOf(prisma, actor, runId, "export.read");
+  const run = await qaRunOf(prisma, access, runId);
   const where = await runQuestionsWhere(prisma, run, query);
   const total = await prisma.runItem.count({ where });
   const { projectId: _projectId, ...summary } = run;

@@ -1,10 +1,9 @@
 /**
- * A QA run as the results read it: its model, endpoint, judge, settings and label, with the access check a
- * run's results go through, and the project's QA runs.
+ * A QA run as the results read it: its model, endpoint, judge, settings and label, read within the access's
+ * project, and the project's QA runs.
  */
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
-import { requireProjectAccess } from "../../authz/permissions";
+import type { ProjectAccess } from "../../authz/permissions";
 import { NotFoundError, ValidationError } from "../../errors";
 import { qaSettingsSchema, type QaSettings } from "./qa-pipeline";
 
@@ -85,26 +84,21 @@ export function summaryOf(run: {
   };
 }
 
-export async function qaRunOf(
-  prisma: PrismaClient,
-  actor: Actor,
-  runId: string,
-  action: "project.view" | "export.read",
-) {
-  const run = await prisma.judgeRun.findUnique({ where: { id: runId }, select: runSelect });
-  if (!run) throw new NotFoundError("No such run.");
-  await requireProjectAccess(prisma, actor, run.projectId, action).catch((error: unknown) => {
-    throw error instanceof NotFoundError ? new NotFoundError("No such run.") : error;
+/** A QA run of the access's project; a run of another project is "No such run.", as a missing one. */
+export async function qaRunOf(prisma: PrismaClient, access: ProjectAccess, runId: string) {
+  const run = await prisma.judgeRun.findFirst({
+    where: { id: runId, projectId: access.projectId },
+    select: runSelect,
   });
+  if (!run) throw new NotFoundError("No such run.");
   if (run.pipeline !== QA_PIPELINE) throw new ValidationError(`Run ${run.id} is a ${run.pipeline} run, not a QA run.`);
   return { projectId: run.projectId, ...summaryOf(run) };
 }
 
 /** The project's QA runs, newest first. */
-export async function projectQaRuns(prisma: PrismaClient, actor: Actor, projectId: string): Promise<QaRunSummary[]> {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+export async function projectQaRuns(prisma: PrismaClient, access: ProjectAccess): Promise<QaRunSummary[]> {
   const runs = await prisma.judgeRun.findMany({
-    where: { projectId, pipeline: QA_PIPELINE },
+    where: { projectId: access.projectId, pipeline: QA_PIPELINE },
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: 200,
     select: runSelect,

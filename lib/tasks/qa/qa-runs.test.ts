@@ -8,10 +8,10 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
 import { importQuestionSet } from "@/lib/tasks/qa/question-set-import";
-import { createEndpoint } from "@/lib/judge/endpoints";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
+import { createEndpoint } from "@/lib/judge/endpoints/endpoints";
+import { createRunSchema } from "@/lib/judge/runs/run-input.validation";
 
-import { createRun, getRunStatus } from "@/lib/judge/runs";
+import { createRun, getRunStatus } from "@/lib/judge/runs/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { makeUser } from "@/testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
@@ -19,6 +19,8 @@ import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { questionSetBytes, smallQuestionSet } from "@/testkit/tasks/qa/qa-fixtures";
 import type { QaDecision } from "./qa-pipeline";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { projectAccess } from "../../authz/permissions";
+import { accessOfRun } from "../../../testkit/testing/record-access";
 
 let stub: StubServer;
 let owner: Actor;
@@ -31,17 +33,16 @@ afterAll(() => stub.close());
 beforeEach(() => stub.reset());
 
 const inlineQueue = inlineJudgeQueue(testJudgeDeps());
-const start = (projectId: string, input: Record<string, unknown>) =>
+const start = async (projectId: string, input: Record<string, unknown>) =>
   createRun(
     { prisma, queue: inlineQueue, pipelines: builtInCatalogue().pipelines },
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "runs.manage"),
     createRunSchema(builtInCatalogue()).parse(input),
   );
 
 async function endpoint(projectId: string, name: string, model: string) {
   return (
-    await createEndpoint(prisma, owner, projectId, {
+    await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
       name,
       baseUrl: stub.baseURL,
       model,
@@ -70,7 +71,7 @@ async function qaProject(lines: unknown[] = smallQuestionSet()) {
     uniformFrames: 8,
   });
   await prisma.video.updateMany({ where: { id: { in: videoIds } }, data: { width: 128, height: 96 } });
-  const set = await importQuestionSet(prisma, owner, projectId, {
+  const set = await importQuestionSet(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
     fileName: "questions.jsonl",
     bytes: questionSetBytes(lines),
   });
@@ -113,7 +114,7 @@ describe("QA runs", () => {
       settings: { frames: 8, judgeEndpointId: judge, textOnlyBaseline: true },
     });
     expect(run).toMatchObject({ videos: 2, items: 4, withoutFramesCount: 0 });
-    const status = await getRunStatus(prisma, owner, run.id);
+    const status = await getRunStatus(prisma, await accessOfRun(prisma, owner, run.id), run.id);
     expect(status).toMatchObject({
       status: "done",
       pipeline: "qa",

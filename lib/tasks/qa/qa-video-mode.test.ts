@@ -6,15 +6,17 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
 import { importQuestionSet } from "@/lib/tasks/qa/question-set-import";
-import { createEndpoint } from "@/lib/judge/endpoints";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { createRun, getRunStatus } from "@/lib/judge/runs";
+import { createEndpoint } from "@/lib/judge/endpoints/endpoints";
+import { createRunSchema } from "@/lib/judge/runs/run-input.validation";
+import { createRun, getRunStatus } from "@/lib/judge/runs/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { makeUser } from "@/testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
 import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { questionSetBytes, smallQuestionSet } from "@/testkit/tasks/qa/qa-fixtures";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { projectAccess } from "../../authz/permissions";
+import { accessOfRun } from "../../../testkit/testing/record-access";
 
 let stub: StubServer;
 let owner: Actor;
@@ -27,7 +29,7 @@ afterAll(() => stub.close());
 
 async function endpoint(projectId: string, name: string, model: string) {
   return (
-    await createEndpoint(prisma, owner, projectId, {
+    await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
       name,
       baseUrl: stub.baseURL,
       model,
@@ -52,7 +54,7 @@ describe("QA in video-frames mode", () => {
       uniformFrames: 8,
     });
     await prisma.video.updateMany({ where: { id: { in: videoIds } }, data: { width: 128, height: 96 } });
-    const set = await importQuestionSet(prisma, owner, projectId, {
+    const set = await importQuestionSet(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
       fileName: "questions.jsonl",
       bytes: questionSetBytes(smallQuestionSet()),
     });
@@ -62,8 +64,7 @@ describe("QA in video-frames mode", () => {
     stub.reset();
     const run = await createRun(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({
         pipeline: "qa",
         endpointId: model,
@@ -72,7 +73,10 @@ describe("QA in video-frames mode", () => {
         settings: { frames: 8, judgeEndpointId: judge, textOnlyBaseline: true },
       }),
     );
-    expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({ status: "done", steps: { failed: 0 } });
+    expect(await getRunStatus(prisma, await accessOfRun(prisma, owner, run.id), run.id)).toMatchObject({
+      status: "done",
+      steps: { failed: 0 },
+    });
     const withFrames = stub.requests.filter((r) => r.videos.length > 0 || r.imageCount > 0);
     // The four questions, each answered once with its video's frames: as a video of 8 JPEGs, never as images.
     expect(withFrames).toHaveLength(smallQuestionSet().length);

@@ -5,9 +5,9 @@
  * behind; `dryRun` returns the same answer without writing anything.
  */
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { Actor } from "../../auth/actor";
+import type { ProjectAccess } from "../../authz/permissions";
 import { countBy, importItemSetOfKind, ItemFileError, nulByteErrors, type ItemFile } from "../../items/item-set-import";
-import type { ItemSetImportOptions, ItemSetKind } from "../../items/item-set-kind";
+import type { ItemSetImportOptions, ItemSetKind } from "../../task-modules/item-set-kind";
 import { parseQuestionSet, questionFileFormat, type Question } from "./question-sets";
 
 /** A question item's payload as stored (the item's `group` is its category, "" when it has none). */
@@ -99,10 +99,9 @@ export const questionSetKind: ItemSetKind<ItemSetImportOptions, QuestionSetSumma
 
 export function importQuestionSet(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess<"videos.import">,
   file: ItemFile,
   options: ItemSetImportOptions = {},
 ) {
-  return importItemSetOfKind(prisma, actor, projectId, questionSetKind, file, options);
+  return importItemSetOfKind(prisma, access, questionSetKind, file, options);
 }

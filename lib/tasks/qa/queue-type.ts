@@ -92,8 +92,8 @@ export const answerQueueType: QueueTypeModule = {
   items: answerQueueItems,
   subject: (prisma, queue, itemId) => runAnswer(prisma, queue.runId, itemId),
   options: { key: "answers", schema: answerQueueOptions },
-  formChoices: async (prisma, actor, projectId) => ({
-    categories: (await qaFilterOptions(prisma, actor, projectId)).categories.filter((c) => c !== "(none)"),
+  formChoices: async (prisma, access) => ({
+    categories: (await qaFilterOptions(prisma, access)).categories.filter((c) => c !== "(none)"),
   }),
   withheld: (answer) => ({
     ...(answer as Awaited<ReturnType<typeof runAnswer>>)!,

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { loadTemplate, renderTemplate } from "../../judge/prompt-templates";
+import { loadTemplate, renderTemplate } from "../../prompt-versions/prompt-templates";
 import { judgementAnswerSchema } from "./qa-answers";
-import { parseStructuredOutput } from "../../judge/parse-llm-output";
+import { parseStructuredOutput } from "../../judge/calls/parse-llm-output";
 import { extractOptionLetter } from "./extract-letter";
 import { defaultStubRules, makeContext } from "../../../testkit/llm-stub/stub-rules";
 

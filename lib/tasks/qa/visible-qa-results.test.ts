@@ -5,18 +5,21 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "../../auth/actor";
+import { queueAccess } from "@/testkit/testing/queue-access";
+import { projectAccess } from "../../authz/permissions";
 import { prisma } from "../../db/prisma";
+import { NotFoundError } from "../../errors";
 import { importQuestionSet } from "./question-set-import";
 import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
-import { addMember } from "../../projects/projects";
+import { addMember, createProject } from "../../projects/projects";
 import { nextItem } from "../../queues/next-item";
 import { makeUser } from "../../../testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "../../../testkit/testing/judge-deps";
 import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
 import { questionSetBytes } from "../../../testkit/tasks/qa/qa-fixtures";
-import { createEndpoint } from "../../judge/endpoints";
-import { createRunSchema } from "../../judge/endpoints.validation";
-import { createRun } from "../../judge/runs";
+import { createEndpoint } from "../../judge/endpoints/endpoints";
+import { createRunSchema } from "../../judge/runs/run-input.validation";
+import { createRun } from "../../judge/runs/runs";
 
 import { WithheldError } from "../../visibility/withheld";
 import { qaRunResultsQuerySchema } from "./qa-query";
@@ -51,30 +54,41 @@ beforeAll(async () => {
   videoIds = project.videoIds;
   projectId = project.projectId;
   await prisma.video.updateMany({ where: { id: { in: videoIds } }, data: { width: 128, height: 96 } });
-  await addMember(prisma, owner, { projectId: project.projectId, email: reviewer.email, role: "reviewer" });
-  await addMember(prisma, owner, { projectId: project.projectId, email: viewer.email, role: "viewer" });
-  const set = await importQuestionSet(prisma, owner, project.projectId, {
+  await addMember(prisma, await projectAccess(prisma, owner, project.projectId, "members.manage"), {
+    projectId: project.projectId,
+    email: reviewer.email,
+    role: "reviewer",
+  });
+  await addMember(prisma, await projectAccess(prisma, owner, project.projectId, "members.manage"), {
+    projectId: project.projectId,
+    email: viewer.email,
+    role: "viewer",
+  });
+  const set = await importQuestionSet(prisma, await projectAccess(prisma, owner, project.projectId, "videos.import"), {
     fileName: "q.jsonl",
     bytes: questionSetBytes(),
   });
-  const endpoint = await createEndpoint(prisma, owner, project.projectId, {
-    name: "stub",
-    baseUrl: stub.baseURL,
-    model: `stub-vision-${project.projectId.slice(-8)}`,
-    apiKey: null,
-    imageDetail: "low",
-    temperature: 0,
-    maxConcurrency: 8,
-    requestsPerMinute: null,
-    timeoutSeconds: 60,
-    structuredOutput: true,
-    pricePer1kInput: null,
-    pricePer1kOutput: null,
-  });
+  const endpoint = await createEndpoint(
+    prisma,
+    await projectAccess(prisma, owner, project.projectId, "endpoints.manage"),
+    {
+      name: "stub",
+      baseUrl: stub.baseURL,
+      model: `stub-vision-${project.projectId.slice(-8)}`,
+      apiKey: null,
+      imageDetail: "low",
+      temperature: 0,
+      maxConcurrency: 8,
+      requestsPerMinute: null,
+      timeoutSeconds: 60,
+      structuredOutput: true,
+      pricePer1kInput: null,
+      pricePer1kOutput: null,
+    },
+  );
   const run = await createRun(
     { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-    owner,
-    project.projectId,
+    await projectAccess(prisma, owner, project.projectId, "runs.manage"),
     createRunSchema(builtInCatalogue()).parse({
       pipeline: "qa",
       endpointId: endpoint.id,
@@ -98,13 +112,19 @@ beforeAll(async () => {
   });
   queueId = queue.id;
   await prisma.reviewQueueItem.create({ data: { queueId: queue.id, videoId: videoIds[0]!, position: 0 } });
-  expect((await nextItem(prisma, reviewer, queue.id)).itemId).not.toBeNull();
+  expect(
+    (await nextItem(prisma, await queueAccess(prisma, reviewer, queue.id, "scores.review"), queue.id)).itemId,
+  ).not.toBeNull();
 }, 120_000);
 afterAll(() => stub.close());
 
 describe("QA results for a blind reviewer", () => {
   it("withhold the decisions on the blind video's questions and keep the others whole", async () => {
-    const seen = await runQaResults(prisma, reviewer, runId, { page: 1, pageSize: 50, format: "json" });
+    const seen = await runQaResults(prisma, await projectAccess(prisma, reviewer, projectId, "project.view"), runId, {
+      page: 1,
+      pageSize: 50,
+      format: "json",
+    });
     const byId = Object.fromEntries(seen.questions.map((q) => [q.externalId, q]));
     for (const id of ["q1", "q2"]) {
       expect(byId[id]).toMatchObject({
@@ -116,7 +136,11 @@ describe("QA results for a blind reviewer", () => {
       expect(byId[id]!.result.rawAnswer).not.toBeNull();
     }
     expect(byId.q3).toMatchObject({ blind: false, result: { outcome: "correct", decidedBy: "letter" } });
-    const ownerView = await runQaResults(prisma, owner, runId, { page: 1, pageSize: 50, format: "json" });
+    const ownerView = await runQaResults(prisma, await projectAccess(prisma, owner, projectId, "project.view"), runId, {
+      page: 1,
+      pageSize: 50,
+      format: "json",
+    });
     expect(ownerView.questions.find((q) => q.externalId === "q2")).toMatchObject({
       blind: false,
       result: { outcome: "wrong", letter: "B" },
@@ -124,14 +148,14 @@ describe("QA results for a blind reviewer", () => {
   });
 
   it("leave the blind video's questions out of outcome filters, and their count", async () => {
-    const wrong = await runQaResults(prisma, reviewer, runId, {
+    const wrong = await runQaResults(prisma, await projectAccess(prisma, reviewer, projectId, "project.view"), runId, {
       outcome: "wrong",
       page: 1,
       pageSize: 50,
       format: "json",
     });
     expect(wrong).toMatchObject({ total: 0, questions: [] });
-    const right = await runQaResults(prisma, reviewer, runId, {
+    const right = await runQaResults(prisma, await projectAccess(prisma, reviewer, projectId, "project.view"), runId, {
       outcome: "correct",
       page: 1,
       pageSize: 1,
@@ -147,12 +171,25 @@ describe("QA results for a blind reviewer", () => {
       where: { externalId: "q2", runItems: { some: { runId } } },
       select: { id: true },
     });
-    const blind = await questionDetail(prisma, reviewer, q2.id);
+    const blind = await questionDetail(prisma, await projectAccess(prisma, reviewer, projectId, "project.view"), q2.id);
     expect(blind.blind).toBe(true);
     expect(blind.results[0]).toMatchObject({ result: { outcome: null, letter: null }, rightWithoutVideo: false });
-    expect((await questionDetail(prisma, owner, q2.id)).results[0]).toMatchObject({
+    const ownerView = await projectAccess(prisma, owner, projectId, "project.view");
+    expect((await questionDetail(prisma, ownerView, q2.id)).results[0]).toMatchObject({
       result: { outcome: "wrong", letter: "B" },
     });
+    // Through an access to another project, even the owner's own, the question is not found.
+    const elsewhere = await createProject(prisma, owner, { name: "Another project" });
+    const there = await projectAccess(prisma, owner, elsewhere.id, "project.view");
+    await expect(questionDetail(prisma, there, q2.id)).rejects.toBeInstanceOf(NotFoundError);
+    // So is the run, its list and its export.
+    await expect(runQaResults(prisma, there, runId, { page: 1, pageSize: 50, format: "json" })).rejects.toThrow(
+      "No such run.",
+    );
+    const exportThere = await projectAccess(prisma, owner, elsewhere.id, "export.read");
+    await expect(
+      runQaResultExport(prisma, exportThere, runId, qaRunResultsQuerySchema.parse({ format: "csv" })),
+    ).rejects.toThrow("No such run.");
   });
 });
 
@@ -162,7 +199,7 @@ describe("the QA results export (CSV and JSONL)", () => {
     let csv = "";
     for await (const { run, questions } of await runQaResultExport(
       prisma,
-      actor,
+      await projectAccess(prisma, actor, projectId, "export.read"),
       runId,
       qaRunResultsQuerySchema.parse({ format: "csv", ...query }),
     ))
@@ -207,7 +244,11 @@ describe("the QA results export (CSV and JSONL)", () => {
 
   /** The run's questions as the viewer's list reads them (no one blind). */
   async function qaResultsWhole() {
-    const answer = await runQaResults(prisma, viewer, runId, { page: 1, pageSize: 50, format: "csv" });
+    const answer = await runQaResults(prisma, await projectAccess(prisma, viewer, projectId, "project.view"), runId, {
+      page: 1,
+      pageSize: 50,
+      format: "csv",
+    });
     expect(answer.questions.some((q) => q.blind)).toBe(false);
     expect(answer.questions.find((q) => q.externalId === "q2")).toMatchObject({
       result: { outcome: "wrong", letter: "B" },
@@ -220,7 +261,11 @@ describe("the QA accuracy overview (an aggregate)", () => {
   const query = { runId: [] as string[], format: "json" as const };
 
   it("is withheld whole from the reviewer holding a blind item (409, and the page gets no number), whole for a viewer, and the viewer's once submitted", async () => {
-    const refused = await projectQaOverview(prisma, reviewer, projectId, query).catch((error: unknown) => error);
+    const refused = await projectQaOverview(
+      prisma,
+      await projectAccess(prisma, reviewer, projectId, "project.view"),
+      query,
+    ).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(WithheldError);
     expect(refused).toMatchObject({
       status: 409,
@@ -230,12 +275,18 @@ describe("the QA accuracy overview (an aggregate)", () => {
     expect((refused as WithheldError).message).toContain(
       'The QA accuracy overview is hidden while you review "Blind" blind: 1 item left',
     );
-    const whole = await projectQaOverview(prisma, viewer, projectId, query);
+    const whole = await projectQaOverview(
+      prisma,
+      await projectAccess(prisma, viewer, projectId, "project.view"),
+      query,
+    );
     // Every question decided counts: q1, q3, q4 correct and q2 wrong.
     expect(whole.rows.find((row) => row.breakdown === "all")).toMatchObject({ outcomes: { correct: 3, wrong: 1 } });
-    expect(await projectQaOverview(prisma, owner, projectId, query)).toEqual(whole);
+    expect(
+      await projectQaOverview(prisma, await projectAccess(prisma, owner, projectId, "project.view"), query),
+    ).toEqual(whole);
     // The page keeps the runs to choose from and has no aggregate to show.
-    const page = await qaPageOverview(prisma, reviewer, projectId, query);
+    const page = await qaPageOverview(prisma, await projectAccess(prisma, reviewer, projectId, "project.view"), query);
     expect(page.withheld).toMatchObject({ queues: [{ id: queueId, itemsLeft: 1 }], blindVideos: 1 });
     expect(page.overview).toEqual({
       ...whole,
@@ -244,15 +295,21 @@ describe("the QA accuracy overview (an aggregate)", () => {
       comparisons: [],
       frames: [],
     });
-    expect(await qaPageOverview(prisma, viewer, projectId, query)).toEqual({ overview: whole, withheld: null });
+    expect(await qaPageOverview(prisma, await projectAccess(prisma, viewer, projectId, "project.view"), query)).toEqual(
+      { overview: whole, withheld: null },
+    );
     const item = await prisma.reviewQueueItem.findFirstOrThrow({ where: { queueId } });
     await prisma.reviewQueueAssignment.update({
       where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } },
       data: { status: "done", doneAt: new Date() },
     });
     try {
-      expect(await projectQaOverview(prisma, reviewer, projectId, query)).toEqual(whole);
-      expect(await qaPageOverview(prisma, reviewer, projectId, query)).toEqual({ overview: whole, withheld: null });
+      expect(
+        await projectQaOverview(prisma, await projectAccess(prisma, reviewer, projectId, "project.view"), query),
+      ).toEqual(whole);
+      expect(
+        await qaPageOverview(prisma, await projectAccess(prisma, reviewer, projectId, "project.view"), query),
+      ).toEqual({ overview: whole, withheld: null });
     } finally {
       await prisma.reviewQueueAssignment.update({
         where: { itemId_reviewerId: { itemId: item.id, reviewerId: reviewer.userId } },

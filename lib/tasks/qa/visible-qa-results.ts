@@ -12,6 +12,7 @@
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Actor } from "../../auth/actor";
+import type { ProjectAccess } from "../../authz/permissions";
 import { EXPORT_PAGE_ROWS } from "../../export/text-stream";
 import { runExportsWithheld, runsWithheld } from "../../export/run-downloads";
 import { blindVideoIdsFor, redactResultsFor, withheldResult } from "../../visibility/judge-visibility";
@@ -28,8 +29,14 @@ import type { z } from "zod";
 export { withheldAnswerResult } from "./redact-results";
 
 /** GET /runs/:id/qa as JSON, and the QA page's list: each blind question marked and without its decisions. */
-export async function runQaResults(prisma: PrismaClient, actor: Actor, runId: string, query: QaRunResultsQuery) {
-  const answer = await runQuestions.runQaResults(prisma, actor, runId, query);
+export async function runQaResults(
+  prisma: PrismaClient,
+  access: ProjectAccess,
+  runId: string,
+  query: QaRunResultsQuery,
+) {
+  const { actor } = access;
+  const answer = await runQuestions.runQaResults(prisma, access, runId, query);
   const questions = await redactResultsFor(
     prisma,
     actor.userId,
@@ -42,20 +49,20 @@ export async function runQaResults(prisma: PrismaClient, actor: Actor, runId: st
   // Filtered on a judge value: blind questions match neither way, on this page nor in the total.
   const hidden = questions.filter((q) => q.blind).length;
   const hiddenElsewhere =
-    query.format === "json" ? await blindMatchesOffPage(prisma, actor, runId, query, blind, answer.questions) : 0;
+    query.format === "json" ? await blindMatchesOffPage(prisma, access, runId, query, blind, answer.questions) : 0;
   return { ...answer, total: answer.total - hidden - hiddenElsewhere, questions: questions.filter((q) => !q.blind) };
 }
 
 /** Blind questions matching the filter on the other pages of a paged list. */
 async function blindMatchesOffPage(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess,
   runId: string,
   query: QaRunResultsQuery,
   blind: ReadonlySet<string>,
   onPage: readonly QaQuestionResult[],
 ) {
-  const all = await runQuestions.runQaResults(prisma, actor, runId, { ...query, format: "csv" });
+  const all = await runQuestions.runQaResults(prisma, access, runId, { ...query, format: "csv" });
   const shown = new Set(onPage.map((q) => q.questionId));
   return all.questions.filter((q) => blind.has(q.video.id) && !shown.has(q.questionId)).length;
 }
@@ -66,12 +73,11 @@ async function blindMatchesOffPage(
  */
 export async function projectQaOverview(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   query: z.output<typeof qaAccuracyQuerySchema>,
 ): Promise<QaOverview> {
-  const overview = await qaOverview.projectQaOverview(prisma, actor, projectId, query);
-  const withheld = await qaAccuracyWithheld(prisma, actor, overview);
+  const overview = await qaOverview.projectQaOverview(prisma, access, query);
+  const withheld = await qaAccuracyWithheld(prisma, access.actor, overview);
   if (withheld) throw new WithheldError("The QA accuracy overview", withheld);
   return overview;
 }
@@ -82,12 +88,11 @@ export async function projectQaOverview(
  */
 export async function qaPageOverview(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
   query: z.output<typeof qaAccuracyQuerySchema>,
 ) {
-  const overview = await qaOverview.projectQaOverview(prisma, actor, projectId, query);
-  const withheld = await qaAccuracyWithheld(prisma, actor, overview);
+  const overview = await qaOverview.projectQaOverview(prisma, access, query);
+  const withheld = await qaAccuracyWithheld(prisma, access.actor, overview);
   if (!withheld) return { overview, withheld };
   return {
     overview: {
@@ -110,9 +115,9 @@ function qaAccuracyWithheld(prisma: PrismaClient, actor: Actor, overview: Pick<Q
 }
 
 /** One question's page: every run's result of it, withheld when its video is blind to the caller. */
-export async function questionDetail(prisma: PrismaClient, actor: Actor, questionId: string) {
-  const detail = await qaQuestions.questionDetail(prisma, actor, questionId);
-  const blind = (await blindVideoIdsFor(prisma, actor.userId, [detail.question.video.id])).size > 0;
+export async function questionDetail(prisma: PrismaClient, access: ProjectAccess, questionId: string) {
+  const detail = await qaQuestions.questionDetail(prisma, access, questionId);
+  const blind = (await blindVideoIdsFor(prisma, access.actor.userId, [detail.question.video.id])).size > 0;
   if (!blind) return { ...detail, blind: false };
   return {
     ...detail,
@@ -129,17 +134,17 @@ export async function questionDetail(prisma: PrismaClient, actor: Actor, questio
  */
 export async function runQaResultExport(
   prisma: PrismaClient,
-  actor: Actor,
+  access: ProjectAccess<"export.read">,
   runId: string,
   query: QaRunResultsQuery,
   pageSize = EXPORT_PAGE_ROWS,
 ) {
-  // The first slice checks the caller may export the run, so a 403 or 404 comes before any word of blind queues.
-  const slices = runQuestions.runQaResultSlices(prisma, actor, runId, query, pageSize);
+  // The first slice finds the run in the access's project, so a 404 comes before any word of blind queues.
+  const slices = runQuestions.runQaResultSlices(prisma, access, runId, query, pageSize);
   const first = await slices.next();
-  const withheld = await runExportsWithheld(prisma, actor.userId, runId);
+  const withheld = await runExportsWithheld(prisma, access.actor.userId, runId);
   if (withheld) throw new WithheldError("The QA results export", withheld);
-  return runQaResultPages(prisma, actor, first, slices);
+  return runQaResultPages(prisma, access.actor, first, slices);
 }
 
 type QaSlices = ReturnType<typeof runQuestions.runQaResultSlices>;

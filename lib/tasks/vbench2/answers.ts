@@ -1,5 +1,5 @@
 /** How VBench-2.0 reads its models' answers, and the outputs of steps it does not ask. */
-import type { RawAnswer } from "../../judge/engine/pipeline";
+import type { RawAnswer } from "../../task-modules/pipeline-types";
 
 /** A step VBench would not have asked for this video (a gate said no, an earlier plot was not found): no call. */
 export interface NotAsked {

@@ -3,7 +3,7 @@
  * has one file per dimension): its steps, the questions people check, and its rules for a video's value and the
  * dimension's score. The rules take answers, not outputs, so a person's answers give a value by the same rule.
  */
-import type { StepDefinition, StepOutputs, VideoContext } from "../../judge/engine/pipeline";
+import type { StepDefinition, StepOutputs, VideoContext } from "../../task-modules/pipeline-types";
 import type { ScoreTally } from "../../leaderboard/leaderboard";
 import { saidYes } from "./answers";
 import type { JudgedDimension } from "./vbench2-dimensions";

@@ -2,8 +2,7 @@
  * How many of a project's videos a VBench-2.0 run would leave out for want of VBench's 64 uniform frames: the run
  * form says so before a run starts, and links to the page that extracts them in the browser.
  */
-import type { Actor } from "../../auth/actor";
-import { requireProjectAccess } from "../../authz/permissions";
+import type { ProjectAccess } from "../../authz/permissions";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { uniformFrameSetWhere } from "../../videos/uniform-frame-sets";
 import { VBENCH2_FRAME_COUNT } from "./frames";
@@ -19,10 +18,9 @@ export interface Vbench2FrameReadiness {
 
 export async function vbench2FrameReadiness(
   prisma: PrismaClient,
-  actor: Actor,
-  projectId: string,
+  access: ProjectAccess,
 ): Promise<Vbench2FrameReadiness> {
-  await requireProjectAccess(prisma, actor, projectId, "project.view");
+  const { projectId } = access;
   const [videos, lacking] = await Promise.all([
     prisma.video.count({ where: { projectId } }),
     prisma.video.count({ where: { projectId, frameSets: { none: uniformFrameSetWhere(VBENCH2_FRAME_COUNT) } } }),

@@ -10,7 +10,7 @@
  * indices there as decord's get_batch does, so each wanted index is looked up in the set. An endpoint that takes
  * fewer images gets the most it takes, spread the same way over the 64, and the deviation is recorded.
  */
-import type { FrameRef, VideoContext } from "../../judge/engine/pipeline";
+import type { FrameRef, VideoContext } from "../../task-modules/pipeline-types";
 import { pythonFixed2, vbenchUniformIndices } from "../../frames/vbench-uniform";
 
 export const VBENCH2_FRAME_COUNT = 64;

@@ -8,9 +8,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { createApiKey } from "@/lib/auth/api-keys";
+import { queueAccess } from "@/testkit/testing/queue-access";
 import { prisma } from "@/lib/db/prisma";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { createRun } from "@/lib/judge/runs";
+import { createRunSchema } from "@/lib/judge/runs/run-input.validation";
+import { createRun } from "@/lib/judge/runs/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { nextItem } from "@/lib/queues/next-item";
 
@@ -24,6 +25,7 @@ import { evalResultsOf, vbench2RunResults } from "./results";
 import { stubEndpoint, vbench2Project, type Vbench2VideoSpec } from "../../../testkit/tasks/vbench2/vbench2-fixtures";
 import { vbench2ResultsView, visibleEvalResults } from "./visible-results";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { projectAccess } from "../../authz/permissions";
 
 let stub: StubServer;
 let owner: Actor;
@@ -59,8 +61,7 @@ beforeAll(async () => {
   const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
   const run = await createRun(
     { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "runs.manage"),
     createRunSchema(builtInCatalogue()).parse({ pipeline: "vbench2", endpointId: vlm }),
   );
   runId = run.id;
@@ -108,7 +109,7 @@ describe("while the owner reviews GenB's videos in a blind queue", () => {
     queueId = queue.id;
     for (const [position, videoId] of videoIds.slice(0, 2).entries())
       await prisma.reviewQueueItem.create({ data: { queueId, videoId, position } });
-    await nextItem(prisma, owner, queueId);
+    await nextItem(prisma, await queueAccess(prisma, owner, queueId, "scores.review"), queueId);
   });
 
   it("withholds the whole leaderboard, naming the queue and the items left, in JSON, CSV and LaTeX alike", async () => {

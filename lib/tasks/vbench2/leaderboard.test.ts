@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { createRun } from "@/lib/judge/runs";
+import { createRunSchema } from "@/lib/judge/runs/run-input.validation";
+import { createRun } from "@/lib/judge/runs/runs";
 import { importVbenchResults } from "@/lib/label-sets/label-sets";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 
@@ -20,6 +20,7 @@ import { vbench2Leaderboard } from "./leaderboard";
 import { vbench2RunResults } from "./results";
 import { stubEndpoint, vbench2Project, type Vbench2VideoSpec } from "../../../testkit/tasks/vbench2/vbench2-fixtures";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { projectAccess } from "../../authz/permissions";
 
 let stub: StubServer;
 let owner: Actor;
@@ -59,8 +60,7 @@ describe("the VBench-2.0 leaderboard", () => {
     const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
     const run = await createRun(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({ pipeline: "vbench2", endpointId: vlm }),
     );
 
@@ -104,7 +104,7 @@ describe("the VBench-2.0 leaderboard", () => {
         })),
       ],
     };
-    const labelSet = await importVbenchResults(prisma, owner, projectId, {
+    const labelSet = await importVbenchResults(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
       file: new TextEncoder().encode(JSON.stringify(results)),
       fileName: "eval_results.json",
       name: "VBench",

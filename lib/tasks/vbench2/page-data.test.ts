@@ -6,8 +6,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { createRun } from "@/lib/judge/runs";
+import { createRunSchema } from "@/lib/judge/runs/run-input.validation";
+import { createRun } from "@/lib/judge/runs/runs";
 import { importVbenchResults } from "@/lib/label-sets/label-sets";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 
@@ -24,6 +24,7 @@ import {
 import { stubEndpoint, vbench2Project } from "../../../testkit/tasks/vbench2/vbench2-fixtures";
 import type { VisibleVideoResult } from "./visible-results";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { projectAccess } from "../../authz/permissions";
 
 let stub: StubServer;
 let owner: Actor;
@@ -44,13 +45,13 @@ describe("the label set the results page shows VBench's own values from", () => 
           Material: [value, [{ video_path: "GenA/Material/Paint mixes-0.mp4", video_results: value }]],
         }),
       );
-    const older = await importVbenchResults(prisma, owner, projectId, {
+    const older = await importVbenchResults(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
       file: file(0),
       fileName: "a_eval_results.json",
       name: "older",
       dryRun: false,
     });
-    const newer = await importVbenchResults(prisma, owner, projectId, {
+    const newer = await importVbenchResults(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
       file: file(1),
       fileName: "b_eval_results.json",
       name: "newer",
@@ -146,8 +147,7 @@ describe("the frames of a question", () => {
     const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
     const run = await createRun(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({ pipeline: "vbench2", endpointId: vlm }),
     );
     const strips = await runFrameStrips(prisma, run.id, [videoIds[0]!]);

@@ -6,7 +6,7 @@
  */
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
-import { runNameOfRow } from "../../runs/run-name";
+import { runNameOfRow } from "../../run-records/run-name";
 import type { DeclarationCatalogue } from "../../task-modules/declaration-catalogue";
 import type { VisibleVideoResult } from "./visible-results";
 

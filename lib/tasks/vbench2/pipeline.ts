@@ -4,7 +4,7 @@
  * are VBench's 64 uniform frames (./frames.ts). The summary keeps, per dimension, every question with the judge's
  * answer and the frames it saw, the video's value and why it is excluded where VBench gives -1.
  */
-import type { RegisteredPipeline, StepOutputs, VideoContext } from "../../judge/engine/pipeline";
+import type { RegisteredPipeline, StepOutputs, VideoContext } from "../../task-modules/pipeline-types";
 import { answerText, isNotAsked, saidYes } from "./answers";
 import { judgeAnswers, type VideoValue } from "./dimension";
 import { DIMENSIONS } from "./dimensions";

@@ -4,8 +4,14 @@
  * byte, and the frames go before the text as LLaVA-Video's image token does.
  */
 import { describe, expect, it } from "vitest";
-import { chatCompletionBody } from "@/lib/judge/llm-client";
-import { imagesFirst, loadTemplate, parseTemplate, renderTemplate, templateTurns } from "@/lib/judge/prompt-templates";
+import { chatCompletionBody } from "@/lib/judge/calls/llm-client";
+import {
+  imagesFirst,
+  loadTemplate,
+  parseTemplate,
+  renderTemplate,
+  templateTurns,
+} from "@/lib/prompt-versions/prompt-templates";
 import { pythonFixed2, vbenchUniformIndices } from "../../frames/vbench-uniform";
 import { sampledFrames } from "./frames";
 import { splitByNumberedList, saidYes } from "./answers";

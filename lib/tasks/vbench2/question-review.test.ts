@@ -6,9 +6,11 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
+import { queueAccess } from "@/testkit/testing/queue-access";
+import { projectAccess } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { createRun } from "@/lib/judge/runs";
+import { createRunSchema } from "@/lib/judge/runs/run-input.validation";
+import { createRun } from "@/lib/judge/runs/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { createQueue } from "@/lib/queues/create-queue";
 import { getQueueItem } from "@/lib/queues/get-queue-item";
@@ -50,14 +52,13 @@ describe("checking the judge's VBench-2.0 answers", () => {
     const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
     const run = await createRun(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({ pipeline: "vbench2", endpointId: vlm }),
     );
     const reviewer = await makeUser();
     await prisma.projectMember.create({ data: { projectId, userId: reviewer.userId, role: "reviewer" } });
 
-    const queue = await createQueue(prisma, owner, projectId, {
+    const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "Material questions",
       filter: {},
       runId: run.id,
@@ -65,8 +66,13 @@ describe("checking the judge's VBench-2.0 answers", () => {
       categories: ["material_answer"],
       blind: true,
     });
-    const { itemId } = await nextItem(prisma, reviewer, queue.id);
-    const item = await getQueueItem(prisma, reviewer, queue.id, itemId!);
+    const { itemId } = await nextItem(prisma, await queueAccess(prisma, reviewer, queue.id, "scores.review"), queue.id);
+    const item = await getQueueItem(
+      prisma,
+      await queueAccess(prisma, reviewer, queue.id, "scores.review"),
+      queue.id,
+      itemId!,
+    );
     expect(item.video.id).toBe(videoIds[0]);
     // Only the Material questions, and no judge answer while the reviewer has not submitted.
     expect(item.targets.map((t) => t.category)).toEqual(["material:q1", "material:q2"]);
@@ -75,7 +81,7 @@ describe("checking the judge's VBench-2.0 answers", () => {
     await expect(visibleVbench2Results(prisma, reviewer, projectId, run.id)).rejects.toBeInstanceOf(WithheldError);
 
     // The reviewer finds the paint green: question 2 yes where the judge said no.
-    await submitItem(prisma, reviewer, queue.id, itemId!, {
+    await submitItem(prisma, await queueAccess(prisma, reviewer, queue.id, "scores.review"), queue.id, itemId!, {
       judgments: item.targets.map((t) => ({ target: t.key, value: 1 })),
     });
     const results = await vbench2RunResults(prisma, projectId, run.id);

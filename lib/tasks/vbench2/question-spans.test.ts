@@ -3,7 +3,7 @@
  * target and its item the question (`material:q2`), as the review screen finds them with spanLabelOfCategory.
  */
 import { describe, expect, it } from "vitest";
-import { frameTimesFromTimestamps } from "../../spans/frame-times";
+import { frameTimesFromTimestamps } from "../../frames/frame-times";
 import { spanLabelOfCategory, taskSpanLabels } from "../../spans/span-labels";
 import { spanProblem } from "../../spans/span-validation";
 import { HALLUCINATION_TASK } from "../hallucination/task";

@@ -5,10 +5,12 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
+import { queueAccess } from "@/testkit/testing/queue-access";
+import { projectAccess } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { ValidationError } from "@/lib/errors";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { createRun } from "@/lib/judge/runs";
+import { createRunSchema } from "@/lib/judge/runs/run-input.validation";
+import { createRun } from "@/lib/judge/runs/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { createQueue } from "@/lib/queues/create-queue";
 import { getQueueItem } from "@/lib/queues/get-queue-item";
@@ -43,8 +45,7 @@ beforeAll(async () => {
   const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
   const run = await createRun(
     { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "runs.manage"),
     createRunSchema(builtInCatalogue()).parse({ pipeline: "vbench2", endpointId: vlm }),
   );
   runId = run.id;
@@ -53,7 +54,7 @@ afterAll(() => stub.close());
 
 describe("reviewing VBench-2.0 answers in a queue", () => {
   it("asks each question in the judge's words, numbered, about the frames it was asked with", async () => {
-    const queue = await createQueue(prisma, owner, projectId, {
+    const queue = await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
       name: "Questions",
       filter: {},
       runId,
@@ -62,8 +63,10 @@ describe("reviewing VBench-2.0 answers in a queue", () => {
     });
     const items = [];
     for (let taken = 0; taken < 2; taken++) {
-      const { itemId } = await nextItem(prisma, owner, queue.id);
-      items.push(await getQueueItem(prisma, owner, queue.id, itemId!));
+      const { itemId } = await nextItem(prisma, await queueAccess(prisma, owner, queue.id, "scores.review"), queue.id);
+      items.push(
+        await getQueueItem(prisma, await queueAccess(prisma, owner, queue.id, "scores.review"), queue.id, itemId!),
+      );
       await prisma.reviewQueueAssignment.updateMany({
         where: { itemId: itemId!, reviewerId: owner.userId },
         data: { status: "done" },
@@ -93,7 +96,12 @@ describe("reviewing VBench-2.0 answers in a queue", () => {
 
   it("refuses a verdict queue of a VBench-2.0 run with a 400 that says to choose its questions, and creates nothing", async () => {
     const before = await prisma.reviewQueue.count({ where: { projectId } });
-    const refused = createQueue(prisma, owner, projectId, { name: "Verdicts", filter: {}, runId, scope: "verdict" });
+    const refused = createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
+      name: "Verdicts",
+      filter: {},
+      runId,
+      scope: "verdict",
+    });
     await expect(refused).rejects.toBeInstanceOf(ValidationError);
     await expect(refused).rejects.toThrow(/no per-video verdict.*scores/);
     expect(await prisma.reviewQueue.count({ where: { projectId } })).toBe(before);

@@ -7,8 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { createRun } from "@/lib/judge/runs";
+import { createRunSchema } from "@/lib/judge/runs/run-input.validation";
+import { createRun } from "@/lib/judge/runs/runs";
 import { importVbenchResults } from "@/lib/label-sets/label-sets";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { reviewScore } from "@/lib/reviews/reviews";
@@ -19,6 +19,7 @@ import { evalResultsOf, vbench2RunResults } from "./results";
 import { vbench2ScoreOf } from "./results-score";
 import { stubEndpoint, vbench2Project } from "../../../testkit/tasks/vbench2/vbench2-fixtures";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { projectAccess } from "../../authz/permissions";
 
 let stub: StubServer;
 let owner: Actor;
@@ -69,8 +70,7 @@ describe("vbench2 results", () => {
     const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
     const run = await createRun(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({ pipeline: "vbench2", endpointId: vlm }),
     );
 
@@ -115,7 +115,7 @@ describe("vbench2 results", () => {
       where: { runId: run.id, videoId: videoIds[2]!, category: "material:q2" },
     });
     expect(score.value).toBe(0);
-    await reviewScore(prisma, owner, score.id, { value: 1 });
+    await reviewScore(prisma, await projectAccess(prisma, owner, projectId, "scores.review"), score.id, { value: 1 });
     const reviewed = (await vbench2RunResults(prisma, projectId, run.id)).dimensions.find(
       (d) => d.dimension === "Material",
     )!;
@@ -139,7 +139,7 @@ describe("vbench2 results", () => {
         ],
       ],
     };
-    const imported = await importVbenchResults(prisma, owner, projectId, {
+    const imported = await importVbenchResults(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
       file: new TextEncoder().encode(JSON.stringify(results)),
       fileName: "GenA_eval_results.json",
       name: "VBench's own",
@@ -169,13 +169,14 @@ describe("vbench2 results", () => {
     const vlm = await stubEndpoint(prisma, owner, projectId, stub.baseURL, "VLM", `stub-vision-${projectId.slice(-8)}`);
     const run = await createRun(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({ pipeline: "vbench2", endpointId: vlm }),
     );
     // A person answers every question as the judge did.
     for (const score of await prisma.score.findMany({ where: { runId: run.id }, orderBy: { id: "asc" } }))
-      await reviewScore(prisma, owner, score.id, { value: score.value });
+      await reviewScore(prisma, await projectAccess(prisma, owner, projectId, "scores.review"), score.id, {
+        value: score.value,
+      });
     const agreed = await vbench2RunResults(prisma, projectId, run.id);
     for (const d of agreed.dimensions) {
       expect(d.humanScore, d.dimension).toBe(d.score);
@@ -201,7 +202,10 @@ describe("vbench2 results", () => {
     const green = await prisma.score.findFirstOrThrow({
       where: { runId: run.id, videoId: videoIds[2]!, category: "material:q2" },
     });
-    await reviewScore(prisma, owner, green.id, { value: 1, expectedVersion: 1 });
+    await reviewScore(prisma, await projectAccess(prisma, owner, projectId, "scores.review"), green.id, {
+      value: 1,
+      expectedVersion: 1,
+    });
     const material = (await vbench2RunResults(prisma, projectId, run.id)).dimensions.find(
       (d) => d.dimension === "Material",
     )!;

@@ -9,7 +9,7 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import { NotFoundError, ValidationError } from "../../errors";
 import { cohensKappa } from "../../stats/cohens-kappa";
-import type { VideoContext } from "../../judge/engine/pipeline";
+import type { VideoContext } from "../../task-modules/pipeline-types";
 import { matchDimension } from "../../import/vbench-dimensions";
 import { questionCategory, type VideoValue } from "./dimension";
 import { DIMENSIONS } from "./dimensions";

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { VideoContext } from "../../judge/engine/pipeline";
+import type { VideoContext } from "../../task-modules/pipeline-types";
 import { JUDGED_DIMENSIONS } from "./vbench2-dimensions";
 
 export const vbench2SettingsSchema = z.strictObject({

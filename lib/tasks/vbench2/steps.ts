@@ -11,7 +11,7 @@ import type {
   StepOutputs,
   StepRef,
   VideoContext,
-} from "../../judge/engine/pipeline";
+} from "../../task-modules/pipeline-types";
 import { isNotAsked, saidYes, type Vbench2Output } from "./answers";
 import { sampledFrames, timeInstructionValues, type SampledFrames } from "./frames";
 import { vbench2SettingsOf } from "./settings";

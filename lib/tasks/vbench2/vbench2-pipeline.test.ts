@@ -7,9 +7,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
+import { createRunSchema } from "@/lib/judge/runs/run-input.validation";
 
-import { createRun, getRunStatus } from "@/lib/judge/runs";
+import { createRun, getRunStatus } from "@/lib/judge/runs/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { makeUser } from "@/testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
@@ -18,6 +18,8 @@ import type { Vbench2VideoSummary } from "./pipeline";
 import { vbench2RunResults } from "./results";
 import { loadVideoJob } from "@/lib/judge/engine/step-store";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { projectAccess } from "../../authz/permissions";
+import { accessOfRun } from "../../../testkit/testing/record-access";
 
 let stub: StubServer;
 let owner: Actor;
@@ -30,11 +32,10 @@ afterAll(() => stub.close());
 beforeEach(() => stub.reset());
 
 const inlineQueue = inlineJudgeQueue(testJudgeDeps());
-const start = (projectId: string, input: Record<string, unknown>) =>
+const start = async (projectId: string, input: Record<string, unknown>) =>
   createRun(
     { prisma, queue: inlineQueue, pipelines: builtInCatalogue().pipelines },
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "runs.manage"),
     createRunSchema(builtInCatalogue()).parse(input),
   );
 
@@ -56,7 +57,7 @@ async function judged(videos: Vbench2VideoSpec[], settings: Record<string, unkno
   const suffix = projectId.slice(-8);
   const vlm = await endpoint(projectId, "VLM", `stub-vision-${suffix}`);
   const run = await start(projectId, { pipeline: "vbench2", endpointId: vlm, settings });
-  const status = await getRunStatus(prisma, owner, run.id);
+  const status = await getRunStatus(prisma, await accessOfRun(prisma, owner, run.id), run.id);
   const rows = await prisma.runVideo.findMany({ where: { runId: run.id }, select: { videoId: true, summary: true } });
   const summaries = videoIds.map((id) => rows.find((r) => r.videoId === id)?.summary as unknown as Vbench2VideoSummary);
   return { projectId, videoIds, run, status, summaries };

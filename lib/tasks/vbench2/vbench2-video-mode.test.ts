@@ -6,14 +6,16 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { createRun, getRunStatus } from "@/lib/judge/runs";
-import { clientForEndpoint, type ChatRequest } from "@/lib/judge/llm-client";
+import { createRunSchema } from "@/lib/judge/runs/run-input.validation";
+import { createRun, getRunStatus } from "@/lib/judge/runs/runs";
+import { clientForEndpoint, type ChatRequest } from "@/lib/judge/calls/llm-client";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { makeUser } from "@/testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
 import { stubEndpoint, vbench2Project } from "../../../testkit/tasks/vbench2/vbench2-fixtures";
 import { builtInCatalogue } from "../../task-modules/task-catalogue";
+import { projectAccess } from "../../authz/permissions";
+import { accessOfRun } from "../../../testkit/testing/record-access";
 
 let stub: StubServer;
 let owner: Actor;
@@ -50,11 +52,13 @@ async function materialRuns(capabilities?: object): Promise<Record<"images" | "v
     sent.length = 0;
     const run = await createRun(
       { prisma, queue, pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({ pipeline: "vbench2", endpointId: vlm, inputMode }),
     );
-    expect(await getRunStatus(prisma, owner, run.id)).toMatchObject({ status: "done", steps: { failed: 0 } });
+    expect(await getRunStatus(prisma, await accessOfRun(prisma, owner, run.id), run.id)).toMatchObject({
+      status: "done",
+      steps: { failed: 0 },
+    });
     // One question, one call in each mode: the other mode's answer is not this one's.
     expect(sent).toHaveLength(1);
     requests.set(inputMode, sent[0]!);

@@ -5,10 +5,11 @@
  */
 import type { Actor } from "../../../lib/auth/actor";
 import type { PrismaClient } from "../../../lib/generated/prisma/client";
-import { createEndpoint } from "../../../lib/judge/endpoints";
+import { createEndpoint } from "../../../lib/judge/endpoints/endpoints";
 import { projectWithFramedVideos } from "../../testing/judge-fixtures";
 import { vbenchUniformIndices } from "../../../lib/frames/vbench-uniform";
 import { VBENCH2_FRAME_COUNT } from "../../../lib/tasks/vbench2/frames";
+import { projectAccess } from "@/lib/authz/permissions";
 
 export interface Vbench2VideoSpec {
   model: string;
@@ -83,7 +84,7 @@ export async function stubEndpoint(
   name: string,
   model: string,
 ) {
-  const endpoint = await createEndpoint(prisma, owner, projectId, {
+  const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
     name,
     baseUrl,
     model,

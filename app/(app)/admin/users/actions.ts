@@ -2,7 +2,7 @@
 
 import { revalidatePath } from "next/cache";
 import { formValues, runAction, type ActionResult } from "@/app/_server/action-result";
-import { requireSiteAdmin } from "@/lib/authz/permissions";
+import { requireSiteAdmin } from "@/lib/auth/actor";
 import { deactivateUser, deleteUser, reactivateUser, resetPassword, userIdSchema } from "@/lib/auth/account-lifecycle";
 import { approveUser } from "@/lib/auth/sso-accounts";
 import { createUser } from "@/lib/auth/users";

@@ -21,9 +21,9 @@ export default async function ProjectLayout({
   params: Promise<{ projectId: string }>;
 }) {
   const { projectId } = await params;
-  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
+  const { role, catalogue, access } = await requirePageProjectAccess(projectId);
   const [project, usedFolders] = await Promise.all([
-    getProject(prisma, actor, projectId),
+    getProject(prisma, access),
     usedTaskFolderIds(prisma, projectId, catalogue),
   ]);
   // The tasks the project uses have their tabs in the bar; the others go under "More tasks".

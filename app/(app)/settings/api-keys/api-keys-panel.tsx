@@ -90,38 +90,53 @@ export function ApiKeysPanel() {
       )}
       {keys.data && keys.data.length === 0 && <p className="text-sm text-slate-500">No API keys yet.</p>}
       {keys.data && keys.data.length > 0 && (
-        <table className="w-full text-left text-sm">
-          <thead className="text-xs uppercase text-slate-500">
-            <tr>
-              <th className="py-1">Name</th>
-              <th>Key</th>
-              <th>Created</th>
-              <th>Last used</th>
-              <th />
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100">
-            {keys.data.map((key) => (
-              <tr key={key.id}>
-                <td className="py-2">{key.name}</td>
-                <td className="font-mono text-xs">{key.prefix}…</td>
-                <td>{new Date(key.createdAt).toLocaleString()}</td>
-                <td>{key.lastUsedAt ? new Date(key.lastUsedAt).toLocaleString() : "never"}</td>
-                <td className="text-right">
-                  <button
-                    type="button"
-                    className={buttonClass("danger")}
-                    disabled={revoke.isPending}
-                    onClick={() => revoke.mutate(key.id)}
-                  >
-                    Revoke
-                  </button>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
+        <ApiKeysTable keys={keys.data} revoking={revoke.isPending} onRevoke={(id) => revoke.mutate(id)} />
       )}
     </div>
+  );
+}
+
+/** The caller's keys: name, prefix, when created and last used, and a Revoke button each. */
+function ApiKeysTable({
+  keys,
+  revoking,
+  onRevoke,
+}: {
+  keys: ApiKeyRow[];
+  revoking: boolean;
+  onRevoke: (id: string) => void;
+}) {
+  return (
+    <table className="w-full text-left text-sm">
+      <thead className="text-xs uppercase text-slate-500">
+        <tr>
+          <th className="py-1">Name</th>
+          <th>Key</th>
+          <th>Created</th>
+          <th>Last used</th>
+          <th />
+        </tr>
+      </thead>
+      <tbody className="divide-y divide-slate-100">
+        {keys.map((key) => (
+          <tr key={key.id}>
+            <td className="py-2">{key.name}</td>
+            <td className="font-mono text-xs">{key.prefix}…</td>
+            <td>{new Date(key.createdAt).toLocaleString()}</td>
+            <td>{key.lastUsedAt ? new Date(key.lastUsedAt).toLocaleString() : "never"}</td>
+            <td className="text-right">
+              <button
+                type="button"
+                className={buttonClass("danger")}
+                disabled={revoking}
+                onClick={() => onRevoke(key.id)}
+              >
+                Revoke
+              </button>
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

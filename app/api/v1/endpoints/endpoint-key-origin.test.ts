@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { decryptSecret } from "@/lib/crypto/secret-box";
 import { prisma } from "@/lib/db/prisma";
-import { appSecret } from "@/lib/judge/endpoints";
+import { appSecret } from "@/lib/judge/endpoints/endpoints";
 import { createProject } from "@/lib/projects/projects";
 import { apiRequest, routeContext } from "@/testkit/testing/api-request";
 import { makeUser } from "@/testkit/testing/fixtures";

@@ -2,7 +2,7 @@ import net from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
-import { solidColourDataUrl, solidColourPng, TEST_COLOURS, type TestColour } from "@/lib/judge/test-image";
+import { solidColourDataUrl, solidColourPng, TEST_COLOURS, type TestColour } from "@/lib/judge/endpoints/test-image";
 import { testColourOfDataUrl } from "@/testkit/llm-stub/test-image-colour";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { addMember, createProject } from "@/lib/projects/projects";
@@ -11,6 +11,7 @@ import { makeUser } from "@/testkit/testing/fixtures";
 import { DELETE as deleteEndpointRoute, PATCH as patchEndpoint } from "./[endpointId]/route";
 import { POST as testEndpointRoute } from "./[endpointId]/test/route";
 import { GET as listEndpointsRoute, POST as createEndpointRoute } from "../projects/[projectId]/endpoints/route";
+import { projectAccess } from "@/lib/authz/permissions";
 
 let stub: StubServer;
 beforeAll(async () => {
@@ -148,7 +149,11 @@ describe("archiving and deleting an endpoint", () => {
     const { owner, key, projectId } = await ownerWithProject();
     const id = await create(key, projectId, { name: "mine", baseUrl: stub.baseURL, model: "m" });
     const reviewer = await makeUser();
-    await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
+    await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+      projectId,
+      email: reviewer.email,
+      role: "reviewer",
+    });
     const reviewerKey = (await createApiKey(prisma, reviewer.userId, "r")).key;
     const strangerKey = (await createApiKey(prisma, (await makeUser()).userId, "s")).key;
     expect((await remove(reviewerKey, id)).status).toBe(403);

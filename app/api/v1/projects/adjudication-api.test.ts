@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
+import { projectAccess } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { createQueue } from "@/lib/queues/create-queue";
 import { reviewScore } from "@/lib/reviews/reviews";
@@ -27,9 +28,15 @@ beforeAll(async () => {
   });
   // A spread of 7 on s1 (gap 2).
   const scoreId = run.scoreIds.get("0:static_hallucination:0:s1")!;
-  await reviewScore(prisma, ann, scoreId, { value: 2 });
-  await reviewScore(prisma, bob, scoreId, { value: 9 });
-  queueId = (await createQueue(prisma, owner, projectId, { name: "q", filter: {}, scope: "verdict" })).id;
+  await reviewScore(prisma, await projectAccess(prisma, ann, projectId, "scores.review"), scoreId, { value: 2 });
+  await reviewScore(prisma, await projectAccess(prisma, bob, projectId, "scores.review"), scoreId, { value: 9 });
+  queueId = (
+    await createQueue(prisma, await projectAccess(prisma, owner, projectId, "queues.manage"), {
+      name: "q",
+      filter: {},
+      scope: "verdict",
+    })
+  ).id;
   keys = {
     owner: (await createApiKey(prisma, owner.userId, "t")).key,
     reviewer: (await createApiKey(prisma, ann.userId, "t")).key,

@@ -8,6 +8,7 @@ import { makeUser } from "@/testkit/testing/fixtures";
 import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { GET as getAgreement } from "./[projectId]/agreement/route";
 import { GET as getExport } from "./[projectId]/export/route";
+import { projectAccess } from "@/lib/authz/permissions";
 
 let projectId: string;
 let runId: string;
@@ -31,12 +32,29 @@ beforeAll(async () => {
     outcome: (v) => ({ verdict: v === 0, overall: v === 0 ? 30 : 95 }),
   });
   runId = run.runId;
-  await reviewScore(prisma, reviewer, run.scoreIds.get("0:static_hallucination:0:s2")!, {
-    value: 8,
-    note: "-2 looks like a formula",
-  });
-  await reviewScore(prisma, reviewer, run.scoreIds.get("1:static_hallucination:0:s2")!, { value: 6 });
-  await reviewVideoOutcome(prisma, reviewer, runId, project.videoIds[0]!, "verdict", { value: 1 });
+  await reviewScore(
+    prisma,
+    await projectAccess(prisma, reviewer, projectId, "scores.review"),
+    run.scoreIds.get("0:static_hallucination:0:s2")!,
+    {
+      value: 8,
+      note: "-2 looks like a formula",
+    },
+  );
+  await reviewScore(
+    prisma,
+    await projectAccess(prisma, reviewer, projectId, "scores.review"),
+    run.scoreIds.get("1:static_hallucination:0:s2")!,
+    { value: 6 },
+  );
+  await reviewVideoOutcome(
+    prisma,
+    await projectAccess(prisma, reviewer, projectId, "scores.review"),
+    runId,
+    project.videoIds[0]!,
+    "verdict",
+    { value: 1 },
+  );
   viewerKey = (await createApiKey(prisma, viewer.userId, "t")).key;
   strangerKey = (await createApiKey(prisma, stranger.userId, "t")).key;
 });

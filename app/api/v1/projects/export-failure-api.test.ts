@@ -7,6 +7,7 @@ import { makeUser } from "@/testkit/testing/fixtures";
 import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { serveRoute, type RouteServer } from "@/testkit/testing/route-server";
 import { createTestDatabase, startTestServer } from "@/testkit/testing/test-database";
+import { heldByProcess, holdForProcess } from "@/lib/config/process-slot";
 import { GET as getExport } from "./[projectId]/export/route";
 
 /*
@@ -22,9 +23,8 @@ afterEach(async () => {
 
 async function exportOnThrowawayDatabase(format: "csv" | "jsonl", beforeRequest?: () => Promise<void>) {
   const database = await createTestDatabase(await startTestServer(), "export_failure");
-  const globals = globalThis as { prisma?: { $disconnect(): Promise<void> } };
-  await globals.prisma?.$disconnect();
-  delete globals.prisma; // lib/db/prisma makes its client again, on this database
+  await heldByProcess<{ $disconnect(): Promise<void> }>("prisma")?.$disconnect();
+  holdForProcess("prisma", undefined); // lib/db/prisma makes its client again, on this database
   process.env.DATABASE_URL = database.url;
   const owner = await makeUser();
   const { key } = await createApiKey(prisma, owner.userId, "t");

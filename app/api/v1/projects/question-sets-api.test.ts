@@ -12,6 +12,7 @@ import { questionSetBytes, smallQuestionSet } from "@/testkit/tasks/qa/qa-fixtur
 import { GET as getCaptionSets, POST as postReferenceSet } from "./[projectId]/caption-sets/route";
 import { GET as getQuestionSets, POST as postQuestionSet } from "./[projectId]/question-sets/route";
 import { DELETE as deleteQuestionSet } from "./[projectId]/question-sets/[setId]/route";
+import { projectAccess } from "@/lib/authz/permissions";
 
 let owner: Actor;
 let ownerKey: string;
@@ -188,7 +189,11 @@ describe("question sets through the API", () => {
     expect(await questionCount(projectId)).toBe(4);
 
     const reviewer = await makeUser();
-    await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
+    await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+      projectId,
+      email: reviewer.email,
+      role: "reviewer",
+    });
     const reviewerKey = (await createApiKey(prisma, reviewer.userId, "t")).key;
     expect((await send(projectId, "questions.jsonl", questionSetBytes(), {}, reviewerKey)).status).toBe(403);
     expect(await questionCount(projectId)).toBe(4);

@@ -2,8 +2,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { createProject } from "@/lib/projects/projects";
+import { declaredAnswer } from "@/testkit/testing/declared-answer";
 import { makeUser } from "@/testkit/testing/fixtures";
 import { insertEndpoint, insertFinishedRun } from "@/testkit/testing/raw-rows";
+import { labelSetImportDoneSchema, labelSetImportDryRunSchema } from "@/lib/spans/span-files/span-import.types";
 import { GET as listRoute, POST as importRoute } from "./[projectId]/label-sets/route";
 import { DELETE as deleteRoute } from "./[projectId]/label-sets/[labelSetId]/route";
 import { GET as exportRoute } from "./[projectId]/export/spans/route";
@@ -74,8 +76,17 @@ describe("span files through the label-set and export routes", () => {
     const dry = await post(ownerKey, { format: "spans", name: "spans" }, CSV);
     expect(dry.status).toBe(200);
     expect(dry.body).toMatchObject({ dryRun: true, plan: { spans: 2, matchedVideos: 1, problemCount: 0 } });
+    // The answers are what the route's declared schemas say: the dry run field for field, as the span format's plan
+    // (the first of the schemas' options: a span file's answer; the other, another format's).
+    expect(declaredAnswer(importRoute, 200, dry.body)).toEqual(dry.body);
+    expect(labelSetImportDryRunSchema.options[0].parse(dry.body)).toEqual(dry.body);
     const made = await post(ownerKey, { format: "spans", name: "spans", dryRun: "false" }, CSV);
     expect(made.status).toBe(201);
+    expect(() => declaredAnswer(importRoute, 201, made.body)).not.toThrow();
+    expect(labelSetImportDoneSchema.options[0].parse(made.body)).toMatchObject({
+      dryRun: false,
+      labelSet: { spans: 2 },
+    });
     const id = made.body.labelSet.id as string;
     const listed = (await (
       await listRoute(new Request("http://x", { headers: { authorization: `Bearer ${ownerKey}` } }), ctx({ projectId }))

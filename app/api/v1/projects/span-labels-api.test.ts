@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
+import { projectAccess } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { createProject } from "@/lib/projects/projects";
 import { createSpan } from "@/lib/spans/span-store";
@@ -109,7 +110,7 @@ describe("/api/v1/projects/{projectId}/span-labels", () => {
     await prisma.videoFrameTimes.create({ data: { videoId: video.id, timesS: [0, 0.5], endS: 1, variable: false } });
     const span = await createSpan(
       { prisma, storage: getStorage() },
-      reviewer,
+      await projectAccess(prisma, reviewer, projectId, "scores.review"),
       video,
       spanInputSchema.parse({ task: PROJECT_SPAN_TASK, label: "__proto__", startFrame: 0, endFrame: 1 }),
       { catalogue: builtInCatalogue().declarations() },

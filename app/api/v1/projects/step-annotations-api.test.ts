@@ -7,6 +7,7 @@ import { routeContext } from "@/testkit/testing/api-request";
 import { makeUser } from "@/testkit/testing/fixtures";
 import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { GET, POST } from "./[projectId]/step-annotations/route";
+import { projectAccess } from "@/lib/authz/permissions";
 
 let owner: Actor;
 let ownerKey: string;
@@ -79,7 +80,11 @@ describe("step annotations through the API", () => {
     });
 
     const reviewer = await makeUser();
-    await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
+    await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+      projectId,
+      email: reviewer.email,
+      role: "reviewer",
+    });
     expect(
       (await send(projectId, "steps.csv", CSV, {}, (await createApiKey(prisma, reviewer.userId, "t")).key)).status,
     ).toBe(403);

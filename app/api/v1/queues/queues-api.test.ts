@@ -4,6 +4,7 @@ import { prisma } from "@/lib/db/prisma";
 import { apiRequest, routeContext } from "@/testkit/testing/api-request";
 import { makeUser } from "@/testkit/testing/fixtures";
 import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
+import { declaredAnswer } from "@/testkit/testing/declared-answer";
 import { POST as createRoute, GET as listRoute } from "../projects/[projectId]/queues/route";
 import { GET as previewRoute } from "../projects/[projectId]/queues/preview/route";
 import { GET as queueRoute } from "./[queueId]/route";
@@ -115,6 +116,8 @@ describe("/api/v1 review queues", () => {
       await listRoute(apiRequest(`/api/v1/projects/${projectId}/queues`, keys.viewer), routeContext({ projectId }))
     ).json()) as { queues: { id: string }[] };
     expect(list.queues.map((q) => q.id)).toContain(queueId);
+    // The answer is what the route's declared schema says, field for field (a field it does not declare is stripped).
+    expect(declaredAnswer(listRoute, 200, list)).toEqual(list);
 
     expect(
       (
@@ -176,6 +179,7 @@ describe("/api/v1 review queues", () => {
       progress: { complete: number; reviewers: { done: number }[] };
     };
     expect(queue.progress).toMatchObject({ complete: 1, reviewers: [{ done: 1 }] });
+    expect(declaredAnswer(queueRoute, 200, queue)).toEqual(queue);
     expect(
       (await queueRoute(apiRequest(`/api/v1/queues/${queueId}`, keys.stranger), routeContext({ queueId }))).status,
     ).toBe(404);

@@ -16,6 +16,7 @@ import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { POST as createRunRoute } from "../projects/[projectId]/runs/route";
 import { GET as videosRoute } from "../projects/[projectId]/videos/route";
 import { GET as agreementRoute } from "../projects/[projectId]/agreement/route";
+import { projectAccess } from "@/lib/authz/permissions";
 
 let owner: Actor;
 let key: string;
@@ -29,7 +30,7 @@ beforeAll(async () => {
   key = (await createApiKey(prisma, owner.userId, "two projects")).key;
   a = (await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, name: "Project A" })).projectId;
   b = (await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, name: "Project B" })).projectId;
-  const task = await createRubricTask(prisma, owner, b, {
+  const task = await createRubricTask(prisma, await projectAccess(prisma, owner, b, "rubrics.manage"), {
     definition: {
       name: "B's own",
       frames: { mode: "key_frames" },

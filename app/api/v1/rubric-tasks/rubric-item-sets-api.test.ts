@@ -13,6 +13,7 @@ import { makeUser } from "@/testkit/testing/fixtures";
 import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { GET as listSetsRoute, POST as importRoute } from "./[rubricTaskId]/item-sets/route";
 import { POST as createRoute } from "../projects/[projectId]/rubric-tasks/route";
+import { projectAccess } from "@/lib/authz/permissions";
 
 let owner: Actor;
 let ownerKey: string;
@@ -48,7 +49,11 @@ beforeAll(async () => {
     name: "Rubric items API",
   });
   projectId = made.projectId;
-  await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
+  await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+    projectId,
+    email: reviewer.email,
+    role: "reviewer",
+  });
   paths = (
     await prisma.video.findMany({
       where: { projectId },

@@ -8,8 +8,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { Actor } from "@/lib/auth/actor";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
-import { createEndpoint } from "@/lib/judge/endpoints";
-import { createRun } from "@/lib/judge/runs";
+import { createEndpoint } from "@/lib/judge/endpoints/endpoints";
+import { createRun } from "@/lib/judge/runs/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { RUBRIC_ANSWER_MARKER } from "@/lib/rubrics/rubric-prompt";
 import { createRubricTask } from "@/lib/rubrics/rubric-tasks";
@@ -20,6 +20,7 @@ import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
 import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { POST as previewRoute } from "../projects/[projectId]/rubric-tasks/preview/route";
 import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
+import { projectAccess } from "@/lib/authz/permissions";
 
 let stub: StubServer;
 let owner: Actor;
@@ -66,7 +67,7 @@ function rubric(overrides: Record<string, unknown> = {}) {
 }
 
 async function stubEndpoint(projectId: string, overrides: { timeoutSeconds?: number } = {}) {
-  const endpoint = await createEndpoint(prisma, owner, projectId, {
+  const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
     name: "stub",
     baseUrl: stub.baseURL,
     model: "stub-vision",
@@ -169,11 +170,12 @@ describe("POST /api/v1/projects/{id}/rubric-tasks/preview", () => {
     expect((await preview(ownerKey, projectId, { definition, videoId, endpointId })).status).toBe(200);
     expect(stub.requests).toHaveLength(1);
 
-    const task = await createRubricTask(prisma, owner, projectId, { definition });
+    const task = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
+      definition,
+    });
     const run = await createRun(
       { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: task.pipeline, endpointId, videoIds: [videoId] },
     );
     const calls = await prisma.llmCall.findMany({ where: { runId: run.id }, select: { cached: true } });

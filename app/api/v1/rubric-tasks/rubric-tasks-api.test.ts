@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
-import { createEndpoint } from "@/lib/judge/endpoints";
-import { createRun } from "@/lib/judge/runs";
+import { createEndpoint } from "@/lib/judge/endpoints/endpoints";
+import { createRun } from "@/lib/judge/runs/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 
 import { apiRequest, routeContext } from "@/testkit/testing/api-request";
@@ -26,6 +26,7 @@ import { GET as exportRoute } from "./[rubricTaskId]/export/route";
 import { GET as listRoute, POST as createRoute } from "../projects/[projectId]/rubric-tasks/route";
 import { POST as createRunRoute } from "../projects/[projectId]/runs/route";
 import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
+import { projectAccess } from "@/lib/authz/permissions";
 
 let stub: StubServer;
 let owner: Actor;
@@ -102,7 +103,7 @@ async function createdTask(projectId: string, body: unknown = { definition: moti
 }
 
 async function stubEndpoint(projectId: string) {
-  return createEndpoint(prisma, owner, projectId, {
+  return createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
     name: "stub",
     baseUrl: stub.baseURL,
     model: "stub-vision",
@@ -118,11 +119,10 @@ async function stubEndpoint(projectId: string) {
   });
 }
 
-const runOf = (projectId: string, pipeline: string, endpointId: string) =>
+const runOf = async (projectId: string, pipeline: string, endpointId: string) =>
   createRun(
     { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "runs.manage"),
     {
       pipeline,
       endpointId,

@@ -11,10 +11,10 @@ import type { Actor } from "@/lib/auth/actor";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { importModelOutputs, importReferenceSet } from "@/lib/tasks/captions/caption-set-import";
-import { createEndpoint } from "@/lib/judge/endpoints";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
+import { createEndpoint } from "@/lib/judge/endpoints/endpoints";
+import { createRunSchema } from "@/lib/judge/runs/run-input.validation";
 
-import { createRun, getRunStatus } from "@/lib/judge/runs";
+import { createRun, getRunStatus } from "@/lib/judge/runs/runs";
 import { deleteItemSet } from "@/lib/items/item-sets";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { apiRequest, routeContext } from "@/testkit/testing/api-request";
@@ -29,6 +29,8 @@ import { GET as listVideos } from "../projects/[projectId]/videos/route";
 import { GET as getVideoScores } from "../videos/[videoId]/scores/route";
 import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
 import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
+import { projectAccess } from "@/lib/authz/permissions";
+import { accessOfRun } from "@/testkit/testing/record-access";
 
 let stub: StubServer;
 let owner: Actor;
@@ -52,7 +54,7 @@ async function captionProject(options: { uniformFrames?: number } = {}) {
     keyFrames: 1,
     uniformFrames: options.uniformFrames ?? 8,
   });
-  const endpoint = await createEndpoint(prisma, owner, projectId, {
+  const endpoint = await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
     name: "stub",
     baseUrl: stub.baseURL,
     model: "stub-vision",
@@ -69,11 +71,10 @@ async function captionProject(options: { uniformFrames?: number } = {}) {
   return { projectId, videoIds, endpointId: endpoint.id };
 }
 
-const start = (projectId: string, input: Record<string, unknown>) =>
+const start = async (projectId: string, input: Record<string, unknown>) =>
   createRun(
     { prisma, queue: inlineQueue, pipelines: builtInCatalogue().pipelines },
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "runs.manage"),
     createRunSchema(builtInCatalogue()).parse(input),
   );
 
@@ -91,15 +92,13 @@ describe("caption judging", () => {
     const { projectId, endpointId } = await captionProject();
     const reference = await importReferenceSet(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       file("ref.jsonl", jsonlBytes(...smallReferenceSet())),
     );
     const setId = reference.set.id!;
     await importModelOutputs(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       setId,
       file(
         "alpha.jsonl",
@@ -122,8 +121,7 @@ describe("caption judging", () => {
     );
     await importModelOutputs(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       setId,
       file(
         "beta.jsonl",
@@ -146,7 +144,7 @@ describe("caption judging", () => {
     const style = await start(projectId, { pipeline: "caption_style", endpointId, captionSetId: setId });
     // The two action captions belong to the key-point check, not the rubric.
     expect(style).toMatchObject({ videos: 2, items: 5, excludedItems: 2, withoutFrames: [] });
-    expect(await getRunStatus(prisma, owner, style.id)).toMatchObject({
+    expect(await getRunStatus(prisma, await accessOfRun(prisma, owner, style.id), style.id)).toMatchObject({
       status: "done",
       steps: { total: 10, done: 10 },
       calls: { total: 5 },
@@ -171,7 +169,7 @@ describe("caption judging", () => {
       models: ["alpha", "beta"],
     });
     expect(content).toMatchObject({ videos: 1, items: 2, excludedItems: 5 });
-    const contentStatus = await getRunStatus(prisma, owner, content.id);
+    const contentStatus = await getRunStatus(prisma, await accessOfRun(prisma, owner, content.id), content.id);
     // One answer had one entry for three key points: the engine's one repair fixed it.
     expect(contentStatus).toMatchObject({
       status: "done",
@@ -355,15 +353,16 @@ describe("caption judging", () => {
 
     // A judged set cannot be deleted from under its results.
     const alphaSet = await prisma.itemSet.findFirstOrThrow({ where: { projectId, model: "alpha" } });
-    await expect(deleteItemSet(prisma, owner, projectId, alphaSet.id)).rejects.toThrow(/Judge runs judged items/);
+    await expect(
+      deleteItemSet(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), alphaSet.id),
+    ).rejects.toThrow(/Judge runs judged items/);
   });
 
   it("marks a key-point answer that fails its repair too as parse_failed, with no scores", async () => {
     const { projectId, endpointId } = await captionProject({ uniformFrames: 4 });
     const reference = await importReferenceSet(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       file(
         "ref.jsonl",
         jsonlBytes(referenceLine("k1", fixtureVideoName(0), "event", { keyPoints: ["a ball rolls", "a ramp tilts"] })),
@@ -371,8 +370,7 @@ describe("caption judging", () => {
     );
     await importModelOutputs(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       reference.set.id!,
       file("gamma.csv", new TextEncoder().encode("id,output\nk1,A ball rolls.\n")),
       { model: "gamma" },
@@ -410,14 +408,12 @@ describe("caption judging", () => {
     const { projectId, endpointId } = await captionProject({ uniformFrames: 8 });
     const reference = await importReferenceSet(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       file("ref.jsonl", jsonlBytes(...smallReferenceSet())),
     );
     await importModelOutputs(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       reference.set.id!,
       file("a.jsonl", jsonlBytes({ id: 1, output: "A ball." })),
       { model: "alpha" },
@@ -436,8 +432,7 @@ describe("caption judging", () => {
     ).rejects.toThrow();
     const hallucination = await createRun(
       { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({ pipeline: "hallucination", endpointId }),
     );
     const answer = await getJson(getRunCaptions, `/api/v1/runs/${hallucination.id}/captions`, {
@@ -451,22 +446,19 @@ describe("caption judging", () => {
     const { projectId, videoIds, endpointId } = await captionProject();
     const hallucination = await createRun(
       { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({ pipeline: "hallucination", endpointId }),
     );
     // The default view is the latest finished run: the hallucination run has finished (queued nowhere, marked done).
     await prisma.judgeRun.update({ where: { id: hallucination.id }, data: { status: "done" } });
     const reference = await importReferenceSet(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       file("ref.jsonl", jsonlBytes(...smallReferenceSet())),
     );
     await importModelOutputs(
       prisma,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "videos.import"),
       reference.set.id!,
       file("a.jsonl", jsonlBytes({ id: 1, output: "A ball." }, { id: 2, output: "A red ball." })),
       { model: "alpha" },

@@ -11,6 +11,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { createApiKey } from "@/lib/auth/api-keys";
+import { queueAccess } from "@/testkit/testing/queue-access";
 import { prisma } from "@/lib/db/prisma";
 import { addMember } from "@/lib/projects/projects";
 import { nextItem } from "@/lib/queues/next-item";
@@ -21,6 +22,8 @@ import { makeUser } from "@/testkit/testing/fixtures";
 import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
 import { createRunVideo } from "@/testkit/testing/run-video-fixture";
 import { GET as getLeaderboard } from "./[runId]/leaderboard/route";
+import { runLeaderboard } from "@/lib/leaderboard/run-leaderboard";
+import { projectAccess } from "@/lib/authz/permissions";
 
 const VIDEOS = [
   { model: "Gen_A", prompt: "P1", overall: 80, verdict: true },
@@ -71,9 +74,21 @@ beforeAll(async () => {
     name: "Leaderboard",
   });
   projectId = made.projectId;
-  await addMember(prisma, owner, { projectId, email: reviewer.email, role: "reviewer" });
-  await addMember(prisma, owner, { projectId, email: blindReviewer.email, role: "reviewer" });
-  await addMember(prisma, owner, { projectId, email: viewer.email, role: "viewer" });
+  await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+    projectId,
+    email: reviewer.email,
+    role: "reviewer",
+  });
+  await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+    projectId,
+    email: blindReviewer.email,
+    role: "reviewer",
+  });
+  await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+    projectId,
+    email: viewer.email,
+    role: "viewer",
+  });
   const endpoint = await prisma.judgeEndpoint.create({
     data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
   });
@@ -99,7 +114,7 @@ beforeAll(async () => {
       },
     })
   ).id;
-  const rubric = await createRubricTask(prisma, owner, projectId, {
+  const rubric = await createRubricTask(prisma, await projectAccess(prisma, owner, projectId, "rubrics.manage"), {
     definition: {
       name: "Defects",
       frames: { mode: "key_frames" },
@@ -166,7 +181,7 @@ beforeAll(async () => {
   await prisma.reviewQueueItem.create({
     data: { queueId: queue.id, videoId: made.videoIds[VIDEOS.length - 1]!, position: 0 },
   });
-  await nextItem(prisma, blindReviewer, queue.id);
+  await nextItem(prisma, await queueAccess(prisma, blindReviewer, queue.id, "scores.review"), queue.id);
 }, 120_000);
 
 describe("GET /api/v1/runs/:runId/leaderboard", () => {
@@ -272,5 +287,12 @@ describe("GET /api/v1/runs/:runId/leaderboard", () => {
     expect(stranger.status).toBe(404);
     expect(stranger.body.error.message).toBe("No such run.");
     expect((await call(`/api/v1/runs/nosuchrun/leaderboard`)).status).toBe(404);
+  });
+
+  it("finds no run of another project through an access to that project (lib/leaderboard scopes the run)", async () => {
+    const owner = await makeUser();
+    const other = await projectWithFramedVideos(prisma, owner, { videoCount: 1, keyFrames: 1, name: "Not the run's" });
+    const elsewhere = await projectAccess(prisma, owner, other.projectId, "project.view");
+    await expect(runLeaderboard(prisma, elsewhere, runId, { samples: 100, seed: 1 })).rejects.toThrow("No such run.");
   });
 });

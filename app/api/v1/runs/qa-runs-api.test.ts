@@ -10,10 +10,10 @@ import type { Actor } from "@/lib/auth/actor";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { importQuestionSet } from "@/lib/tasks/qa/question-set-import";
-import { createEndpoint } from "@/lib/judge/endpoints";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
+import { createEndpoint } from "@/lib/judge/endpoints/endpoints";
+import { createRunSchema } from "@/lib/judge/runs/run-input.validation";
 
-import { createRun } from "@/lib/judge/runs";
+import { createRun } from "@/lib/judge/runs/runs";
 import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { addMember } from "@/lib/projects/projects";
 import { wilsonInterval } from "@/lib/tasks/qa/wilson-interval";
@@ -30,6 +30,7 @@ import { GET as getAccuracy } from "../projects/[projectId]/qa-accuracy/route";
 import { GET as getQuestions } from "../projects/[projectId]/questions/route";
 import { GET as getQuestion } from "../questions/[questionId]/route";
 import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
+import { projectAccess } from "@/lib/authz/permissions";
 
 let stub: StubServer;
 let owner: Actor;
@@ -69,15 +70,19 @@ beforeAll(async () => {
     name: "QA results",
   });
   projectId = project.projectId;
-  await addMember(prisma, owner, { projectId, email: viewer.email, role: "viewer" });
+  await addMember(prisma, await projectAccess(prisma, owner, projectId, "members.manage"), {
+    projectId,
+    email: viewer.email,
+    role: "viewer",
+  });
   await prisma.video.updateMany({ where: { id: { in: project.videoIds } }, data: { width: 128, height: 96 } });
-  const set = await importQuestionSet(prisma, owner, projectId, {
+  const set = await importQuestionSet(prisma, await projectAccess(prisma, owner, projectId, "videos.import"), {
     fileName: "questions.jsonl",
     bytes: questionSetBytes(),
   });
   const endpoint = async (name: string, model: string) =>
     (
-      await createEndpoint(prisma, owner, projectId, {
+      await createEndpoint(prisma, await projectAccess(prisma, owner, projectId, "endpoints.manage"), {
         name,
         baseUrl: stub.baseURL,
         model,
@@ -99,11 +104,10 @@ beforeAll(async () => {
     await endpoint("Judge (simulated)", `stub-judge-${suffix}`),
   ];
   const deps = { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines };
-  const start = (endpointId: string, settings: Record<string, unknown>) =>
+  const start = async (endpointId: string, settings: Record<string, unknown>) =>
     createRun(
       deps,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({
         pipeline: "qa",
         endpointId,
@@ -116,8 +120,7 @@ beforeAll(async () => {
   captionRunLike = (
     await createRun(
       deps,
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       createRunSchema(builtInCatalogue()).parse({ pipeline: "hallucination", endpointId: vision }),
     )
   ).id;
@@ -213,7 +216,7 @@ describe("QA results through the API", () => {
     const whole = [];
     for await (const page of await runQaResultExport(
       prisma,
-      owner,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       visionRun,
       qaRunResultsQuerySchema.parse({ format: "csv" }),
     ))
@@ -221,7 +224,7 @@ describe("QA results through the API", () => {
     const byOne = [];
     for await (const page of await runQaResultExport(
       prisma,
-      owner,
+      await projectAccess(prisma, owner, projectId, "export.read"),
       visionRun,
       qaRunResultsQuerySchema.parse({ format: "csv" }),
       1,

@@ -8,10 +8,11 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Actor } from "@/lib/auth/actor";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
-import { createRunSchema } from "@/lib/judge/endpoints.validation";
-import { createRun } from "@/lib/judge/runs";
+import { createRunSchema } from "@/lib/judge/runs/run-input.validation";
+import { createRun } from "@/lib/judge/runs/runs";
 import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
 import { apiRequest, routeContext } from "@/testkit/testing/api-request";
+import { declaredAnswer } from "@/testkit/testing/declared-answer";
 import { makeUser } from "@/testkit/testing/fixtures";
 import { inlineJudgeQueue, testJudgeDeps } from "@/testkit/testing/judge-deps";
 import { projectWithFramedVideos } from "@/testkit/testing/judge-fixtures";
@@ -20,6 +21,7 @@ import { startStubLlm, type StubServer } from "@/testkit/llm-stub/stub-server";
 import { POST as startRun } from "../projects/[projectId]/runs/route";
 import { GET as getManifest } from "./[runId]/manifest/route";
 import { POST as resume } from "./[runId]/resume/route";
+import { projectAccess } from "@/lib/authz/permissions";
 
 let stub: StubServer;
 let owner: Actor;
@@ -40,8 +42,7 @@ beforeAll(async () => {
   ).id;
   const run = await createRun(
     { prisma, queue: inlineJudgeQueue(testJudgeDeps()), pipelines: builtInCatalogue().pipelines },
-    owner,
-    projectId,
+    await projectAccess(prisma, owner, projectId, "runs.manage"),
     createRunSchema(builtInCatalogue()).parse({ pipeline: "hallucination", endpointId }),
   );
   runId = run.id;
@@ -64,6 +65,8 @@ describe("POST …/runs: dry runs, budgets and manifests", () => {
     const body = (await response.json()) as { dryRun: boolean; estimate: { calls: number } };
     expect(body.dryRun).toBe(true);
     expect(body.estimate.calls).toBe(6);
+    // The answer is what the route's declared schema says, field for field (a field it does not declare is stripped).
+    expect(declaredAnswer(startRun, 200, body)).toEqual(body);
     expect(await runs()).toBe(before);
   });
 

@@ -3,11 +3,12 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { createProject } from "@/lib/projects/projects";
-import { FRAME_TIMES_QUEUE, runFrameTimesJob } from "@/lib/spans/frame-times-jobs";
+import { FRAME_TIMES_QUEUE, runFrameTimesJob } from "@/lib/videos/frame-times-jobs";
 import { insertSpans } from "@/lib/spans/span-store";
 import type { SpanRecord } from "@/lib/spans/span-types";
 import { getStorage } from "@/lib/storage/storage";
 import { apiRequest, routeContext } from "@/testkit/testing/api-request";
+import { declaredAnswer } from "@/testkit/testing/declared-answer";
 import { makeUser } from "@/testkit/testing/fixtures";
 import { mediaFixtures } from "@/testkit/testing/media-fixtures";
 import { createReadyVideo } from "@/testkit/testing/ready-video";
@@ -60,7 +61,7 @@ beforeAll(async () => {
   pendingVideoId = (
     await createReadyVideo(prisma, { projectId: project.id, relativePath: "pending.mp4", createdById: owner.userId })
   ).id;
-  // As a worker does once a video's frames are registered (lib/spans/frame-times-jobs.ts): requests only read them.
+  // As a worker does once a video's frames are registered (lib/videos/frame-times-jobs.ts): requests only read them.
   for (const id of [videoId, unreadableVideoId])
     await runFrameTimesJob({ prisma, storage: getStorage() }, { videoId: id });
 
@@ -160,13 +161,16 @@ describe("GET /api/v1/videos/{videoId}/frame-times", () => {
     expect(times.timesS[1]).toBeCloseTo(0.04, 6);
     expect(times.endS).toBeCloseTo(2, 6);
     expect(times.variable).toBe(false);
+    expect(declaredAnswer(frameTimesRoute, 200, times)).toEqual(times);
   });
 
   it("before a worker has read them: 202 {pending} (no error), and the video's job is queued", async () => {
     const response = await frameTimes(keys.viewer, pendingVideoId);
     expect(response.status).toBe(202);
     expect(response.headers.get("cache-control")).toBe("no-store");
-    expect(await response.json()).toMatchObject({ pending: true, message: expect.stringMatching(/not yet computed/) });
+    const pending = await response.json();
+    expect(pending).toMatchObject({ pending: true, message: expect.stringMatching(/not yet computed/) });
+    expect(declaredAnswer(frameTimesRoute, 202, pending)).toEqual(pending);
     const queued = await prisma.$queryRaw<{ n: bigint }[]>`
       SELECT count(*) AS n FROM pgboss.job WHERE name = ${FRAME_TIMES_QUEUE} AND data->>'videoId' = ${pendingVideoId}`;
     expect(Number(queued[0]!.n)).toBeGreaterThan(0);
@@ -188,10 +192,14 @@ describe("/api/v1/videos/{videoId}/spans and /api/v1/spans/{spanId}", () => {
     expect(created.status).toBe(201);
     const span = (await created.json()) as SpanRecord;
     expect(span).toMatchObject({ startFrame: 2, endFrame: 7, version: 1, authorKind: "reviewer" });
+    // Each answer is what the route's declared schema says, field for field (a field it does not declare is stripped).
+    expect(declaredAnswer(markRoute, 201, span)).toEqual(span);
 
     const changed = await change(keys.reviewer, span.id, { expectedVersion: 1, note: "hand" });
     expect(changed.status).toBe(200);
-    expect(await changed.json()).toMatchObject({ version: 2, note: "hand" });
+    const changedSpan = await changed.json();
+    expect(changedSpan).toMatchObject({ version: 2, note: "hand" });
+    expect(declaredAnswer(changeRoute, 200, changedSpan)).toEqual(changedSpan);
     const stale = await change(keys.reviewer, span.id, { expectedVersion: 1, note: "old tab" });
     expect(stale.status).toBe(409);
     expect(
@@ -200,13 +208,19 @@ describe("/api/v1/videos/{videoId}/spans and /api/v1/spans/{spanId}", () => {
 
     const shown = await show(keys.reviewer, span.id);
     expect(shown.status).toBe(200);
-    const { history } = (await shown.json()) as { history: { version: number }[] };
+    const shownBody = await shown.json();
+    expect(declaredAnswer(spanRoute, 200, shownBody)).toEqual(shownBody);
+    const { history } = shownBody as { history: { version: number }[] };
     expect(history.map((h) => h.version)).toEqual([1, 2]);
 
     expect((await withdraw(keys.reviewer, span.id, {})).status).toBe(400);
     const withdrawn = await withdraw(keys.reviewer, span.id, { expectedVersion: 2 });
     expect(withdrawn.status).toBe(200);
-    const listed = (await (await list(keys.reviewer)).json()) as { spans: SpanRecord[] };
+    const withdrawnSpan = await withdrawn.json();
+    expect(declaredAnswer(withdrawRoute, 200, withdrawnSpan)).toEqual(withdrawnSpan);
+    const listedBody = await (await list(keys.reviewer)).json();
+    expect(declaredAnswer(listRoute, 200, listedBody)).toEqual(listedBody);
+    const listed = listedBody as { spans: SpanRecord[] };
     expect(listed.spans.map((s) => s.id)).not.toContain(span.id);
   });
 

@@ -4,7 +4,7 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { loadVideoJob } from "@/lib/judge/engine/step-store";
 
-import { createRun } from "@/lib/judge/runs";
+import { createRun } from "@/lib/judge/runs/runs";
 import { createProject } from "@/lib/projects/projects";
 import { getStorage } from "@/lib/storage/storage";
 import { makeUser } from "@/testkit/testing/fixtures";
@@ -21,6 +21,7 @@ import { GET as editsRoute } from "./[videoId]/edits/route";
 import { DELETE as deleteVideoRoute, PATCH as patchVideoRoute } from "./[videoId]/route";
 import { createReadyVideo } from "@/testkit/testing/ready-video";
 import { builtInCatalogue } from "@/lib/task-modules/task-catalogue";
+import { projectAccess } from "@/lib/authz/permissions";
 
 let owner: Actor;
 let keys: { owner: string; reviewer: string; viewer: string };
@@ -213,8 +214,7 @@ describe("editing a video", () => {
     });
     const run = await createRun(
       { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: "hallucination", endpointId: endpoint.id },
     );
 
@@ -278,8 +278,7 @@ describe("editing a video", () => {
     // A run created after the edit judges the new prompt.
     const later = await createRun(
       { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: "hallucination", endpointId: endpoint.id },
     );
     expect((await loadVideoJob(prisma, later.id, videoId))!.video.prompt).toBe("A ball rolls up a ramp");
@@ -301,14 +300,12 @@ describe("deleting videos and projects", () => {
     // Run A judged all three videos, run B only the first two.
     const runA = await createRun(
       { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       { pipeline: "hallucination", endpointId: endpoint.id },
     );
     const runB = await createRun(
       { prisma, queue: { enqueue: async () => {} }, pipelines: builtInCatalogue().pipelines },
-      owner,
-      projectId,
+      await projectAccess(prisma, owner, projectId, "runs.manage"),
       {
         pipeline: "hallucination",
         endpointId: endpoint.id,

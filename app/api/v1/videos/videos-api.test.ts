@@ -6,6 +6,7 @@ import { createApiKey } from "@/lib/auth/api-keys";
 import { prisma } from "@/lib/db/prisma";
 import { createProject } from "@/lib/projects/projects";
 import { makeUser } from "@/testkit/testing/fixtures";
+import { declaredAnswer } from "@/testkit/testing/declared-answer";
 import { mediaFixtures, uniqueMp4, type MediaFixtures } from "@/testkit/testing/media-fixtures";
 import { POST as postVideo, GET as listVideos } from "../projects/[projectId]/videos/route";
 import { POST as postUpload } from "../projects/[projectId]/uploads/route";
@@ -177,7 +178,10 @@ describe("resumable uploads", () => {
       ctx({ projectId }),
     );
     expect(created.status).toBe(201);
-    const { uploadId } = (await created.json()) as { uploadId: string };
+    const session = await created.json();
+    // Each answer is what the route's declared schema says, field for field (a field it does not declare is stripped).
+    expect(declaredAnswer(postUpload, 201, session)).toEqual(session);
+    const { uploadId } = session as { uploadId: string };
     const put = (offset: number, chunk: Uint8Array) =>
       putChunk(
         new Request(`http://x/api/v1/uploads/${uploadId}?offset=${offset}`, {
@@ -197,19 +201,25 @@ describe("resumable uploads", () => {
       await uploadStatus(new Request(`http://x/api/v1/uploads/${uploadId}`, { headers: auth(key) }), ctx({ uploadId }))
     ).json()) as { receivedBytes: number };
     expect(status.receivedBytes).toBe(half);
-    expect((await put(half, bytes.subarray(half))).status).toBe(200);
+    expect(declaredAnswer(uploadStatus, 200, status)).toEqual(status);
+    const rest = await put(half, bytes.subarray(half));
+    expect(rest.status).toBe(200);
+    const restBody = await rest.json();
+    expect(declaredAnswer(putChunk, 200, restBody)).toEqual(restBody);
 
     const done = await completeUpload(
       new Request(`http://x/api/v1/uploads/${uploadId}/complete`, { method: "POST", headers: auth(key) }),
       ctx({ uploadId }),
     );
     expect(done.status).toBe(201);
-    expect(await done.json()).toMatchObject({
+    const video = await done.json();
+    expect(video).toMatchObject({
       sha256,
       prompt: "Ice melts in the sun",
       model: "Runway",
       dimensions: ["Thermotics"],
     });
+    expect(declaredAnswer(completeUpload, 201, video)).toEqual(video);
 
     const someoneElse = await uploadStatus(
       new Request(`http://x/api/v1/uploads/${uploadId}`, { headers: auth(strangerKey) }),
@@ -350,6 +360,7 @@ describe("frame sets, playback and frames", () => {
     const detail = (await (
       await getVideo(new Request("http://x", { headers: auth(viewerKey) }), ctx({ videoId: video.id }))
     ).json()) as any;
+    expect(declaredAnswer(getVideo, 200, detail)).toEqual(detail);
     expect(detail.status).toBe("ready");
     // Which decoder made the frame set, and its build, as the extracting client said.
     expect([detail.frameSets[0].decoder, detail.frameSets[0].decoderVersion]).toEqual([

@@ -16,7 +16,7 @@ import { itemIdSchema } from "@/lib/items/items.validation";
 import { type ContentResult, type StyleResult } from "@/lib/tasks/captions/caption-run-results";
 import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";
 import { captionDetail } from "@/lib/tasks/captions/visible-caption-results";
-import { runName } from "@/lib/runs/run-name";
+import { runName } from "@/lib/run-records/run-name";
 import { formatPercent } from "@/lib/format/numbers";
 
 const RULE_NAMES: Record<string, string> = {
@@ -157,16 +157,13 @@ function ContentPanel({ content }: { content: ContentResult }) {
 /** The caption page: the caption, its video's frames, and each run's judgment of it with reviewers' values. */
 export default async function CaptionPage({ params }: { params: Promise<{ projectId: string; captionId: string }> }) {
   const { projectId, captionId: rawId } = await params;
-  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
+  const { actor, role, catalogue, access } = await requirePageProjectAccess(projectId);
   const id = itemIdSchema.safeParse(rawId);
   if (!id.success) notFound();
   let caption: Awaited<ReturnType<typeof getItem>>;
   let detail: Awaited<ReturnType<typeof captionDetail>>;
   try {
-    [caption, detail] = await Promise.all([
-      getItem(prisma, actor, id.data),
-      captionDetail(prisma, actor, projectId, id.data),
-    ]);
+    [caption, detail] = await Promise.all([getItem(prisma, access, id.data), captionDetail(prisma, access, id.data)]);
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;

@@ -23,7 +23,7 @@ import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
 import { withheldReason } from "@/lib/visibility/withheld";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 import type { z } from "zod";
-import { runName } from "@/lib/runs/run-name";
+import { runName } from "@/lib/run-records/run-name";
 
 const FLAG_LABELS: Record<(typeof CAPTION_FLAGS)[number], string> = {
   judge_broke_rule: "judge broke the rule",
@@ -133,17 +133,17 @@ export default async function CaptionsPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
+  const { actor, role, catalogue, access } = await requirePageProjectAccess(projectId);
   const raw = searchParamsObject(await searchParams);
   const parsed = captionListQuerySchema.safeParse(raw);
   const query = parsed.success ? parsed.data : captionListQuerySchema.parse({});
   let problem = parsed.success
     ? null
     : `Some filters were not understood and were ignored: ${parsed.error.issues.map((i) => i.path.join(".") || i.message).join(", ")}.`;
-  const options = await captionFilterOptions(prisma, actor, projectId);
+  const options = await captionFilterOptions(prisma, access);
   let overview: Awaited<ReturnType<typeof projectCaptionOverview>> | null = null;
   try {
-    overview = await projectCaptionOverview(prisma, actor, projectId, query);
+    overview = await projectCaptionOverview(prisma, access, query);
   } catch (error) {
     if (!(error instanceof NotFoundError || error instanceof ValidationError)) throw error;
     problem = error.message;

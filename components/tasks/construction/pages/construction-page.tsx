@@ -18,7 +18,7 @@ import {
 } from "@/lib/tasks/construction/construction-overview";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError } from "@/lib/errors";
-import { listEndpoints } from "@/lib/judge/endpoints";
+import { listEndpoints } from "@/lib/judge/endpoints/endpoints";
 import { searchParamsObject } from "@/lib/videos/video-filter";
 
 export default async function ConstructionPage({
@@ -29,22 +29,22 @@ export default async function ConstructionPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor } = await requirePageProjectAccess(projectId);
+  const { actor, access } = await requirePageProjectAccess(projectId);
   const raw = searchParamsObject(await searchParams);
   const parsed = constructionQuerySchema.safeParse(raw);
   const query = parsed.success ? parsed.data : constructionQuerySchema.parse({});
   let problem = parsed.success
     ? null
     : `Some parameters were not understood and were ignored: ${parsed.error.issues.map((i) => i.path.join(".") || i.message).join(", ")}.`;
-  const overview = await constructionOverview(prisma, actor, projectId);
+  const overview = await constructionOverview(prisma, access);
   const endpoints = overview.may.startRuns
-    ? (await listEndpoints(prisma, actor, projectId)).map(({ id, name, model }) => ({ id, name, model }))
+    ? (await listEndpoints(prisma, access)).map(({ id, name, model }) => ({ id, name, model }))
     : [];
   const chosenSetId = query.set ?? overview.candidateSets.at(-1)?.id;
   let detail: CandidateSetDetail | null = null;
   if (chosenSetId) {
     try {
-      detail = await candidateSetDetail(prisma, actor, projectId, chosenSetId, query);
+      detail = await candidateSetDetail(prisma, access, chosenSetId, query);
     } catch (error) {
       if (!(error instanceof NotFoundError)) throw error;
       problem = error.message;

@@ -16,11 +16,11 @@ const stat = formatStatistic;
 /** The project's curation queues: progress, status counts, curator agreement; owners create them here. */
 export default async function CurationQueuesPage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
-  const { actor, role } = await requirePageProjectAccess(projectId);
-  const queues = await listCurationQueues(prisma, actor, projectId);
+  const { actor, role, access } = await requirePageProjectAccess(projectId);
+  const queues = await listCurationQueues(prisma, access);
   const canManage = roleCan(role, "queues.manage");
   const canCurate = roleCan(role, "scores.review");
-  const candidateSets = canManage ? await listCandidateSets(prisma, actor, projectId) : [];
+  const candidateSets = canManage ? await listCandidateSets(prisma, access) : [];
   // Where the caller may import a QA set (the form starts on this project when it is one of them).
   const targets = await qaSetTargetProjects(prisma, actor);
   return (

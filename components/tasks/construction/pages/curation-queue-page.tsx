@@ -15,8 +15,8 @@ export default async function CurationQueuePage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId, queueId } = await params;
-  const { actor, role } = await requirePageProjectAccess(projectId);
-  const name = await curationQueueName(prisma, actor, projectId, queueId);
+  const { role, access } = await requirePageProjectAccess(projectId);
+  const name = await curationQueueName(prisma, access, queueId);
   if (name === null) notFound();
   const item = (await searchParams).item;
   const startItemId = typeof item === "string" && /^[A-Za-z0-9_-]{1,64}$/.test(item) ? item : null;

@@ -52,9 +52,9 @@ export default async function CalibrationPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor, role, catalogue } = await requirePageProjectAccess(projectId, "export.read");
+  const { role, catalogue, access } = await requirePageProjectAccess(projectId, "export.read");
   const raw = searchParamsObject(await searchParams);
-  const options = await calibrationOptions(prisma, actor, projectId);
+  const options = await calibrationOptions(prisma, access);
   const runs = options.runs.filter((r) => paperTableReads(catalogue.findTask(r.pipeline)));
   const runLabels = runOptionLabels(runs, catalogue);
   const chosen = { labelSetId: raw.labelSetId ?? options.labelSets[0]?.id, runId: raw.runId ?? runs[0]?.id };
@@ -64,7 +64,7 @@ export default async function CalibrationPage({
   if (parsed.success) {
     const { format: _format, ...query } = parsed.data;
     try {
-      report = await calibrationReport(prisma, actor, projectId, query);
+      report = await calibrationReport(prisma, access, query);
     } catch (error) {
       if (!(error instanceof NotFoundError || error instanceof ValidationError || error instanceof WithheldError))
         throw error;

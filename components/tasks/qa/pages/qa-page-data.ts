@@ -1,9 +1,8 @@
 /** What the Video QA page reads: its query, the compared runs' overview, one run's question list, the downloads and the harness import's choices. */
-import type { Actor } from "@/lib/auth/actor";
-import type { ProjectRole as Role } from "@/lib/generated/prisma/client";
+import type { ProjectAccess } from "@/lib/authz/permissions";
 import { roleCan } from "@/lib/authz/permissions";
 import { listItemSets } from "@/lib/items/item-sets";
-import { listEndpoints } from "@/lib/judge/endpoints";
+import { listEndpoints } from "@/lib/judge/endpoints/endpoints";
 import { prisma } from "@/lib/db/prisma";
 import { NotFoundError, ValidationError } from "@/lib/errors";
 import { qaPageQuerySchema } from "@/lib/tasks/qa/qa-query";
@@ -56,12 +55,8 @@ function qaDownloads(
 }
 
 /** What the Video QA page reads (see the file's comment). */
-export async function loadQaPage(
-  actor: Actor,
-  role: Role,
-  projectId: string,
-  rawParams: Record<string, string | string[] | undefined>,
-) {
+export async function loadQaPage(access: ProjectAccess, rawParams: Record<string, string | string[] | undefined>) {
+  const { actor, role, projectId } = access;
   const runIds = ([] as string[]).concat(rawParams.runId ?? []).filter(Boolean);
   const raw = { ...searchParamsObject(rawParams), ...(runIds.length ? { runId: runIds } : {}) };
   const parsed = qaPageQuerySchema.safeParse(raw);
@@ -69,14 +64,14 @@ export async function loadQaPage(
   let problem = parsed.success
     ? null
     : `Some parameters were not understood and were ignored: ${parsed.error.issues.map((i) => i.path.join(".") || i.message).join(", ")}.`;
-  const options = await qaFilterOptions(prisma, actor, projectId);
+  const options = await qaFilterOptions(prisma, access);
   let shown: Awaited<ReturnType<typeof qaPageOverview>> | null = null;
   try {
-    shown = await qaPageOverview(prisma, actor, projectId, { runId: query.runId, format: "json" });
+    shown = await qaPageOverview(prisma, access, { runId: query.runId, format: "json" });
   } catch (error) {
     if (!(error instanceof NotFoundError || error instanceof ValidationError)) throw error;
     problem = error.message;
-    shown = await qaPageOverview(prisma, actor, projectId, { runId: [], format: "json" });
+    shown = await qaPageOverview(prisma, access, { runId: [], format: "json" });
   }
   // While the user reviews some of the compared runs' videos blind, the aggregates and the downloads they hold are withheld whole.
   const { overview, withheld } = shown;
@@ -89,11 +84,11 @@ export async function loadQaPage(
   let list: Awaited<ReturnType<typeof runQaResults>> | null = null;
   if (listRun) {
     try {
-      list = await runQaResults(prisma, actor, listRun.id, { ...query, format: "json" });
+      list = await runQaResults(prisma, access, listRun.id, { ...query, format: "json" });
     } catch (error) {
       if (!(error instanceof ValidationError)) throw error;
       problem = error.message;
-      list = await runQaResults(prisma, actor, listRun.id, { page: 1, pageSize: query.pageSize, format: "json" });
+      list = await runQaResults(prisma, access, listRun.id, { page: 1, pageSize: query.pageSize, format: "json" });
     }
   }
   const canExport = roleCan(role, "export.read");
@@ -111,12 +106,10 @@ export async function loadQaPage(
   };
   const harnessSets =
     roleCan(role, "runs.manage") && options.questionSets > 0
-      ? (await listItemSets(prisma, actor, projectId, ["questions"])).map((set) => ({ id: set.id, name: set.name }))
+      ? (await listItemSets(prisma, access, ["questions"])).map((set) => ({ id: set.id, name: set.name }))
       : [];
   const judgeEndpoints =
-    harnessSets.length > 0
-      ? (await listEndpoints(prisma, actor, projectId)).map((e) => ({ id: e.id, name: e.name }))
-      : [];
+    harnessSets.length > 0 ? (await listEndpoints(prisma, access)).map((e) => ({ id: e.id, name: e.name })) : [];
   return {
     query,
     problem,

@@ -21,7 +21,7 @@ import type { ProjectRole as Role } from "@/lib/generated/prisma/client";
 import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
 import { withheldReason } from "@/lib/visibility/withheld";
 import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";
-import { runDate } from "@/lib/runs/run-name";
+import { runDate } from "@/lib/run-records/run-name";
 
 export default async function QaPage({
   params,
@@ -31,8 +31,8 @@ export default async function QaPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor, role } = await requirePageProjectAccess(projectId);
-  const data = await loadQaPage(actor, role, projectId, await searchParams);
+  const { role, access } = await requirePageProjectAccess(projectId);
+  const data = await loadQaPage(access, await searchParams);
   const { query, problem, options, overview, withheld, listRun, list, keep, harnessSets, judgeEndpoints } = data;
   const chosen = overview.chosen;
   const labelOf = new Map(chosen.map((r) => [r.id, r.label]));

@@ -12,7 +12,7 @@ import type { qaFilterOptions } from "@/lib/tasks/qa/qa-questions";
 import type { qaPageOverview, runQaResults } from "@/lib/tasks/qa/visible-qa-results";
 import type { z } from "zod";
 import type { qaPageQuerySchema } from "@/lib/tasks/qa/qa-query";
-import { runDate } from "@/lib/runs/run-name";
+import { runDate } from "@/lib/run-records/run-name";
 
 export const BREAKDOWN_LABELS = {
   all: "overall",

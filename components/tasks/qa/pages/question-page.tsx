@@ -14,7 +14,7 @@ import { type QaAnswerResult } from "@/lib/tasks/qa/qa-run-questions";
 import { questionDetail } from "@/lib/tasks/qa/visible-qa-results";
 import { describeResize } from "@/lib/frames/frame-plan";
 import { BUILT_IN_DECLARATIONS } from "@/lib/tasks/registry";
-import { runDate } from "@/lib/runs/run-name";
+import { runDate } from "@/lib/run-records/run-name";
 
 function Decision({ result, testId }: { result: QaAnswerResult; testId: string }) {
   return (
@@ -62,12 +62,12 @@ function Decision({ result, testId }: { result: QaAnswerResult; testId: string }
 /** A question's page: the question, and each run's answer, the frames it saw, reviewers' values and its text-only baseline. */
 export default async function QuestionPage({ params }: { params: Promise<{ projectId: string; questionId: string }> }) {
   const { projectId, questionId: rawId } = await params;
-  const { actor, role } = await requirePageProjectAccess(projectId);
+  const { actor, role, access } = await requirePageProjectAccess(projectId);
   const id = itemIdSchema.safeParse(rawId);
   if (!id.success) notFound();
   let detail: Awaited<ReturnType<typeof questionDetail>>;
   try {
-    detail = await questionDetail(prisma, actor, id.data);
+    detail = await questionDetail(prisma, access, id.data);
   } catch (error) {
     if (error instanceof NotFoundError) notFound();
     throw error;

@@ -21,14 +21,14 @@ export const GET = withProject(
       withheldAnswer("The leaderboard (every format)"),
     ],
   },
-  async ({ request, actor, project }) => {
+  async ({ request, access, project }) => {
     const projectId = project.id;
     const search = new URL(request.url).searchParams;
     const query = captionLeaderboardQuerySchema.parse({
       ...Object.fromEntries([...search.entries()].filter(([key, value]) => key !== "runId" && value !== "")),
       runId: search.getAll("runId").filter(Boolean),
     });
-    const result = await projectCaptionLeaderboard(prisma, actor, projectId, query);
+    const result = await projectCaptionLeaderboard(prisma, access, query);
     if (query.format === "json") return Response.json(result);
     const body = query.format === "csv" ? leaderboardCsv(result.rows) : jsonLines(result.rows);
     return attachmentResponse(body, query.format, `caption-leaderboard-${projectId}`);

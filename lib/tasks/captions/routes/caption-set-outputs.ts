@@ -19,12 +19,11 @@ export const POST = withProject(
     responses: importAnswers("the outputs"),
     errors: [409, 413, 422],
   },
-  async ({ request, actor, params, project }) => {
-    const projectId = project.id;
+  async ({ access, request, params }) => {
     const setId = itemIdSchema.parse(params.setId);
     const { file, fields } = await readItemFileUpload(request, captionOutputsKind);
     const options = outputsFieldsSchema.parse(fields);
-    const result = await importModelOutputs(prisma, actor, projectId, setId, file, options);
+    const result = await importModelOutputs(prisma, access, setId, file, options);
     return Response.json(result, { status: result.dryRun ? 200 : 201 });
   },
 );

@@ -16,8 +16,7 @@ export const GET = withProject(
     summary: "The caption sets",
     responses: [ok("`{sets: [...]}`.")],
   },
-  async ({ actor, project }) =>
-    Response.json({ sets: await listItemSets(prisma, actor, project.id, CAPTION_SET_KINDS) }),
+  async ({ access }) => Response.json({ sets: await listItemSets(prisma, access, CAPTION_SET_KINDS) }),
 );
 
 /** multipart `file`: an AnyCapEval reference JSONL; `name`?, `citation`?, `dryRun`? ("true": check only, write nothing). */
@@ -30,12 +29,11 @@ export const POST = withProject(
     responses: importAnswers("the reference set"),
     errors: [413, 422],
   },
-  async ({ request, actor, project }) => {
-    const projectId = project.id;
+  async ({ access, request }) => {
     // withProject checked "videos.import" before the body is read: a reviewer's upload is refused without being read.
     const { file, fields } = await readItemFileUpload(request, captionReferenceSetKind);
     const options = referenceSetFieldsSchema.parse(fields);
-    const result = await importReferenceSet(prisma, actor, projectId, file, options);
+    const result = await importReferenceSet(prisma, access, file, options);
     return Response.json(result, { status: result.dryRun ? 200 : 201 });
   },
 );

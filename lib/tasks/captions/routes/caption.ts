@@ -14,5 +14,5 @@ export const GET = withProjectOf(
     params: { captionId: itemIdSchema },
     responses: [ok("The caption.")],
   },
-  async ({ actor, record, catalogue }) => Response.json(await getItem(prisma, actor, record.id, catalogue)),
+  async ({ access, record, catalogue }) => Response.json(await getItem(prisma, access, record.id, catalogue)),
 );

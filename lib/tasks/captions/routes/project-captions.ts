@@ -12,6 +12,5 @@ export const GET = withProject(
     query: itemFilterSchema,
     responses: [ok("`{total, page, pageSize, items}`.")],
   },
-  async ({ actor, project, query: filter, catalogue }) =>
-    Response.json(await listItems(prisma, actor, project.id, filter, catalogue)),
+  async ({ access, query: filter, catalogue }) => Response.json(await listItems(prisma, access, filter, catalogue)),
 );

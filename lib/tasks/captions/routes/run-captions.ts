@@ -1,6 +1,7 @@
 import { attachmentResponse } from "@/lib/api/attachment";
 import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
+import { accessFor } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { jsonLines, pagedTextStream } from "@/lib/export/text-stream";
 import { captionResultsQuerySchema } from "@/lib/tasks/captions/caption-query";
@@ -25,11 +26,11 @@ export const GET = withProjectOf(
       withheldAnswer("The csv/jsonl export"),
     ],
   },
-  async ({ actor, record, query }) => {
+  async ({ access, record, query }) => {
     const runId = record.id;
-    if (query.format === "json") return Response.json(await runCaptionResults(prisma, actor, runId, query));
+    if (query.format === "json") return Response.json(await runCaptionResults(prisma, access, runId, query));
     const body = await pagedTextStream(
-      await runCaptionResultExport(prisma, actor, runId, query),
+      await runCaptionResultExport(prisma, accessFor(access, "export.read"), runId, query),
       query.format === "csv" ? CAPTION_RESULTS_CSV_HEADER : "",
       ({ captions }) =>
         query.format === "csv"

@@ -1,5 +1,6 @@
 import { tarAttachmentResponse } from "@/lib/api/attachment";
 import { withProjectOf } from "@/lib/api/with-project";
+import { accessFor } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { exportFormatSchema, candidateSetIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
 import { exportLmmsEval } from "@/lib/tasks/construction/export-lmms-eval";
@@ -18,9 +19,9 @@ export const GET = withProjectOf(
     query: { readBy: "handler", schema: z.object({ format: exportFormatSchema }) },
     responses: [download("The .tar.", ["application/x-tar"])],
   },
-  async ({ actor, record, request }) => {
+  async ({ access, record, request }) => {
     const format = exportFormatSchema.parse(new URL(request.url).searchParams.get("format") ?? undefined);
-    const { stream, filename } = await exportLmmsEval(prisma, actor, record.id, format);
+    const { stream, filename } = await exportLmmsEval(prisma, accessFor(access, "export.read"), record.id, format);
     return tarAttachmentResponse(stream, filename);
   },
 );

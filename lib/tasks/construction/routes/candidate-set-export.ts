@@ -17,10 +17,10 @@ export const GET = withProjectOf(
     query: { readBy: "handler", schema: z.object({ format: exportFormatSchema }) },
     responses: [download("The JSONL.", ["application/x-ndjson"])],
   },
-  async ({ actor, record, request }) => {
+  async ({ access, record, request }) => {
     const setId = record.id;
     const format = exportFormatSchema.parse(new URL(request.url).searchParams.get("format") ?? undefined);
-    const exported = await exportBenchmark(prisma, actor, setId, format);
+    const exported = await exportBenchmark(prisma, access, setId, format);
     const filename = `${exported.setName.replace(/[^A-Za-z0-9._-]+/g, "-") || "benchmark"}-${format}.jsonl`;
     return new Response(toJsonl(exported.lines), {
       headers: {

@@ -1,4 +1,5 @@
 import { withProjectOf } from "@/lib/api/with-project";
+import { accessFor } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { exportOverview } from "@/lib/tasks/construction/export-benchmark";
 import { candidateSetLookup } from "./project-lookups";
@@ -14,5 +15,6 @@ export const GET = withProjectOf(
     params: { setId: candidateSetIdSchema },
     responses: [ok("`{curatorsPerQuestion, counts, multipleChoice, histogram}`.")],
   },
-  async ({ actor, record }) => Response.json(await exportOverview(prisma, actor, record.id)),
+  async ({ access, record }) =>
+    Response.json(await exportOverview(prisma, accessFor(access, "export.read"), record.id)),
 );

@@ -1,4 +1,5 @@
 import { withProjectOf } from "@/lib/api/with-project";
+import { accessFor, projectAccess } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { makeQaSetSchema, candidateSetIdSchema } from "@/lib/tasks/construction/curation-queues.validation";
 import { makeQaSet } from "@/lib/tasks/construction/export-benchmark";
@@ -16,6 +17,11 @@ export const POST = withProjectOf(
     responses: [created("`{questionSetId, projectId, count}`.")],
     errors: [422],
   },
-  async ({ actor, record, body: input }) =>
-    Response.json(await makeQaSet(prisma, actor, record.id, input), { status: 201 }),
+  async ({ actor, access, record, body: input }) => {
+    // The question set goes to another project, checked here for its own right to import.
+    const into = await projectAccess(prisma, actor, input.projectId, "videos.import");
+    return Response.json(await makeQaSet(prisma, accessFor(access, "export.read"), into, record.id, input), {
+      status: 201,
+    });
+  },
 );

@@ -14,6 +14,6 @@ export const GET = withProjectOf(
     params: { queueId: curationQueueIdSchema, itemId: candidateItemIdSchema },
     responses: [ok("The candidate.")],
   },
-  async ({ actor, record, params }) =>
-    Response.json(await curationItem(prisma, actor, record.id, candidateItemIdSchema.parse(params.itemId))),
+  async ({ access, record, params }) =>
+    Response.json(await curationItem(prisma, access, record.id, candidateItemIdSchema.parse(params.itemId))),
 );

@@ -14,5 +14,5 @@ export const GET = withProjectOf(
     params: { queueId: curationQueueIdSchema },
     responses: [ok("The queue.")],
   },
-  async ({ actor, record }) => Response.json(await getCurationQueue(prisma, actor, record.id)),
+  async ({ access, record }) => Response.json(await getCurationQueue(prisma, access, record.id)),
 );

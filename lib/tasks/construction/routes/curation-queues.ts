@@ -11,7 +11,7 @@ export const GET = withProject(
     summary: "The project's curation queues",
     responses: [ok("`{queues: [...]}`.")],
   },
-  async ({ actor, project }) => Response.json({ queues: await listCurationQueues(prisma, actor, project.id) }),
+  async ({ access }) => Response.json({ queues: await listCurationQueues(prisma, access) }),
 );
 
 /** `{"candidateSetId","name","curatorsPerQuestion"?: 1–5,"scope"?: "kept"|"all","assignees"?: [emails],"guidelines"?}` (owners). */
@@ -22,6 +22,5 @@ export const POST = withProject(
     body: { kind: "json", schema: createCurationQueueSchema },
     responses: [created("The queue.")],
   },
-  async ({ actor, project, body: input }) =>
-    Response.json(await createCurationQueue(prisma, actor, project.id, input), { status: 201 }),
+  async ({ access, body: input }) => Response.json(await createCurationQueue(prisma, access, input), { status: 201 }),
 );

@@ -14,7 +14,7 @@ export const GET = withProjectOf(
     params: { itemId: candidateItemIdSchema },
     responses: [ok("The decisions.")],
   },
-  async ({ actor, record }) => Response.json(await candidateCuration(prisma, actor, record.id)),
+  async ({ access, record }) => Response.json(await candidateCuration(prisma, access, record.id)),
 );
 
 /**
@@ -31,5 +31,5 @@ export const PUT = withProjectOf(
     responses: [ok("The decision with its new version.")],
     errors: [409],
   },
-  async ({ actor, record, body }) => Response.json(await saveCandidateCuration(prisma, actor, record.id, body)),
+  async ({ access, record, body }) => Response.json(await saveCandidateCuration(prisma, access, record.id, body)),
 );

@@ -14,8 +14,8 @@ export const POST = withProjectOf(
     body: { kind: "json", schema: restoreCandidateSchema },
     responses: [created("The restore.")],
   },
-  async ({ actor, record, body: input }) => {
+  async ({ access, record, body: input }) => {
     const itemId = record.id;
-    return Response.json(await restoreCandidate(prisma, actor, itemId, input), { status: 201 });
+    return Response.json(await restoreCandidate(prisma, access, itemId, input), { status: 201 });
   },
 );

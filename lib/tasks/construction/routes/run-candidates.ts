@@ -12,9 +12,9 @@ export const POST = withProjectOf(
     summary: "A finished qa_generate run's pairs as a candidate set (idempotent)",
     responses: [ok("The set already made from this run."), created("The candidate set.")],
   },
-  async ({ actor, record }) => {
+  async ({ access, record }) => {
     const runId = record.id;
-    const made = await createCandidatesFromRun(prisma, actor, runId);
+    const made = await createCandidatesFromRun(prisma, access, runId);
     return Response.json(made, { status: made.existed ? 200 : 201 });
   },
 );

@@ -12,8 +12,7 @@ export const GET = withProject(
     summary: "The step annotation sets",
     responses: [ok("`{sets: [...]}`.")],
   },
-  async ({ actor, project }) =>
-    Response.json({ sets: await listItemSets(prisma, actor, project.id, [stepAnnotationSetKind.id]) }),
+  async ({ access }) => Response.json({ sets: await listItemSets(prisma, access, [stepAnnotationSetKind.id]) }),
 );
 
 /** multipart `file`: step annotations (JSONL, JSON array or CSV); `name`?, `citation`?, `dryRun`? ("true": plan the clips, write nothing). */
@@ -26,12 +25,11 @@ export const POST = withProject(
     responses: importAnswers("the clips"),
     errors: [413, 422],
   },
-  async ({ request, actor, project }) => {
-    const projectId = project.id;
+  async ({ access, request }) => {
     // withProject checked "videos.import" before the body is read: a reviewer's upload is refused without being read.
     const { file, fields } = await readItemFileUpload(request, stepAnnotationSetKind);
     const options = referenceSetFieldsSchema.parse(fields);
-    const result = await importStepAnnotations(prisma, actor, projectId, file, options);
+    const result = await importStepAnnotations(prisma, access, file, options);
     return Response.json(result, { status: result.dryRun ? 200 : 201 });
   },
 );

@@ -13,10 +13,10 @@ export const GET = withProject(
     query: paperTableQuerySchema,
     responses: [download("The report.", ["application/json", "text/csv", "application/x-latex"])],
   },
-  async ({ actor, project, query }) => {
+  async ({ access, project, query }) => {
     const projectId = project.id;
     const { format, ...scope } = query;
-    const report = await calibrationReport(prisma, actor, projectId, scope);
+    const report = await calibrationReport(prisma, access, scope);
     const headers = (type: string, extension: string) => ({
       "content-type": `${type}; charset=utf-8`,
       "content-disposition": `attachment; filename="framejury-${projectId}-paper-table-${report.run.id}.${extension}"`,

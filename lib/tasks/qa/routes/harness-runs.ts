@@ -26,21 +26,14 @@ export const POST = withProject(
     responses: importAnswers("the external run"),
     errors: [413, 422],
   },
-  async ({ request, actor, params, project }) => {
+  async ({ request, access, params }) => {
     const questionSetId = itemIdSchema.parse(params.setId);
     const { file, fields } = await readItemFileUpload(request, {
       noun: "harness output file",
       defaultFileName: "samples.jsonl",
     });
     const upload = harnessUploadFieldsSchema.parse(fields);
-    const result = await importHarnessRun(
-      prisma,
-      actor,
-      project.id,
-      { questionSetId, ...upload },
-      file.bytes,
-      appJudgeQueue(),
-    );
+    const result = await importHarnessRun(prisma, access, { questionSetId, ...upload }, file.bytes, appJudgeQueue());
     return Response.json(result, { status: result.dryRun ? 200 : result.ok ? 201 : 422 });
   },
 );

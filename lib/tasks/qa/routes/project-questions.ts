@@ -12,5 +12,5 @@ export const GET = withProject(
     query: questionListQuerySchema,
     responses: [ok("`{total, page, pageSize, items}`.")],
   },
-  async ({ actor, project, query }) => Response.json(await listQuestions(prisma, actor, project.id, query)),
+  async ({ access, query }) => Response.json(await listQuestions(prisma, access, query)),
 );

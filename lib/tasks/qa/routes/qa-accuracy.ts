@@ -22,14 +22,14 @@ export const GET = withProject(
       withheldAnswer("The overview (every format)"),
     ],
   },
-  async ({ request, actor, project }) => {
+  async ({ request, access, project }) => {
     const projectId = project.id;
     const search = new URL(request.url).searchParams;
     const query = qaAccuracyQuerySchema.parse({
       ...Object.fromEntries([...search.entries()].filter(([key, value]) => key !== "runId" && value !== "")),
       runId: search.getAll("runId").filter(Boolean),
     });
-    const overview = await projectQaOverview(prisma, actor, projectId, query);
+    const overview = await projectQaOverview(prisma, access, query);
     if (query.format === "json") return Response.json(overview);
     return attachmentResponse(
       query.format === "csv" ? qaAccuracyCsv(overview) : qaAccuracyJsonl(overview),

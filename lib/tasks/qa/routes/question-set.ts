@@ -13,6 +13,5 @@ export const DELETE = withProject(
     responses: [ok("`{id, deletedItems}`.")],
     errors: [409],
   },
-  async ({ actor, params, project }) =>
-    Response.json(await deleteItemSet(prisma, actor, project.id, itemIdSchema.parse(params.setId))),
+  async ({ access, params }) => Response.json(await deleteItemSet(prisma, access, itemIdSchema.parse(params.setId))),
 );

@@ -12,8 +12,7 @@ export const GET = withProject(
     summary: "The question sets",
     responses: [ok("`{sets: [...]}`.")],
   },
-  async ({ actor, project }) =>
-    Response.json({ sets: await listItemSets(prisma, actor, project.id, [questionSetKind.id]) }),
+  async ({ access }) => Response.json({ sets: await listItemSets(prisma, access, [questionSetKind.id]) }),
 );
 
 /** multipart `file`: a question set (JSONL, JSON array or CSV); `name`?, `citation`?, `dryRun`? ("true": check only, write nothing). */
@@ -26,12 +25,11 @@ export const POST = withProject(
     responses: importAnswers("the question set"),
     errors: [413, 422],
   },
-  async ({ request, actor, project }) => {
-    const projectId = project.id;
+  async ({ access, request }) => {
     // withProject checked "videos.import" before the body is read: a reviewer's upload is refused without being read.
     const { file, fields } = await readItemFileUpload(request, questionSetKind);
     const options = referenceSetFieldsSchema.parse(fields);
-    const result = await importQuestionSet(prisma, actor, projectId, file, options);
+    const result = await importQuestionSet(prisma, access, file, options);
     return Response.json(result, { status: result.dryRun ? 200 : 201 });
   },
 );

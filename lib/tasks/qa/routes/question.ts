@@ -14,5 +14,5 @@ export const GET = withProjectOf(
     params: { questionId: itemIdSchema },
     responses: [ok("The question.")],
   },
-  async ({ actor, record }) => Response.json(await questionDetail(prisma, actor, record.id)),
+  async ({ access, record }) => Response.json(await questionDetail(prisma, access, record.id)),
 );

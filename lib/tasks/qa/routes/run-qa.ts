@@ -1,6 +1,7 @@
 import { attachmentResponse } from "@/lib/api/attachment";
 import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
+import { accessFor } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { jsonLines, pagedTextStream } from "@/lib/export/text-stream";
 import { qaRunResultsQuerySchema } from "@/lib/tasks/qa/qa-query";
@@ -25,11 +26,11 @@ export const GET = withProjectOf(
       withheldAnswer("The csv/jsonl export"),
     ],
   },
-  async ({ actor, record, query }) => {
+  async ({ access, record, query }) => {
     const runId = record.id;
-    if (query.format === "json") return Response.json(await runQaResults(prisma, actor, runId, query));
+    if (query.format === "json") return Response.json(await runQaResults(prisma, access, runId, query));
     const body = await pagedTextStream(
-      await runQaResultExport(prisma, actor, runId, query),
+      await runQaResultExport(prisma, accessFor(access, "export.read"), runId, query),
       query.format === "csv" ? QA_RESULTS_CSV_HEADER : "",
       ({ run, questions }) =>
         query.format === "csv"

@@ -7,7 +7,7 @@
  * with the previous judge's answer, which its loop assigns to the summary's variable. The `corrected` variant
  * compares every plot with the summary.
  */
-import type { StepOutputs, VideoContext } from "../../../judge/engine/pipeline";
+import type { StepOutputs, VideoContext } from "../../../task-modules/pipeline-types";
 import { answerText, splitByNumberedList } from "../answers";
 import { missingInfo, questionList, stepId, type Vbench2Dimension } from "../dimension";
 import { textStep, vlmStep } from "../steps";

@@ -7,7 +7,7 @@
  * VBench defines a template for 4 and 5 plots only; one prompt of the suite has 6, where its code reuses the
  * template of the video before (or fails on the first): FrameJury sends the 5-plot template there.
  */
-import type { StepOutputs, VideoContext } from "../../../judge/engine/pipeline";
+import type { StepOutputs, VideoContext } from "../../../task-modules/pipeline-types";
 import { answerText, splitByNumberedList } from "../answers";
 import { missingInfo, questionList, stepId, type Vbench2Dimension } from "../dimension";
 import { timeInstructionValues } from "../frames";

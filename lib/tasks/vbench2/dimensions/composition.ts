@@ -4,7 +4,7 @@
  * gives the video 1/len(question) (not -1: it stays in the mean). Otherwise each description is asked; the value is
  * 1 or 0 (all found or not) with `judge[1]`, else the share of descriptions found. The score is the mean over videos.
  */
-import type { VideoContext } from "../../../judge/engine/pipeline";
+import type { VideoContext } from "../../../task-modules/pipeline-types";
 import {
   auxiliaryInfo,
   known,

@@ -16,7 +16,7 @@ import {
   valueOf,
   type Vbench2Dimension,
 } from "../dimension";
-import type { VideoContext } from "../../../judge/engine/pipeline";
+import type { VideoContext } from "../../../task-modules/pipeline-types";
 import { textStep, vlmStep } from "../steps";
 
 const DIMENSION = "Motion_Order_Understanding";

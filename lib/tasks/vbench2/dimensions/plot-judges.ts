@@ -4,7 +4,7 @@
  * a numbered list, else its k-th item), in order, stopping at the first no; the value is the number of plots found
  * before it over the number expected.
  */
-import type { StepDefinition, StepOutputs, VideoContext } from "../../../judge/engine/pipeline";
+import type { StepDefinition, StepOutputs, VideoContext } from "../../../task-modules/pipeline-types";
 import { answerText, isNotAsked, saidYes } from "../answers";
 import {
   questionCategory,

@@ -3,7 +3,7 @@
  * (Dynamic_Attribute, Motion_Rationality, Material, Mechanics, Thermotics): every question is asked, as VBench
  * asks them all; the rule that turns the answers into a value is the dimension's own.
  */
-import type { StepDefinition, VideoContext } from "../../../judge/engine/pipeline";
+import type { StepDefinition, VideoContext } from "../../../task-modules/pipeline-types";
 import {
   excluded,
   known,

@@ -11,5 +11,5 @@ export const GET = withProject(
       "`{videos, lacking, pendingQuery}`: the project's videos, those without a uniform frame set of 64 frames (a VBench-2.0 run leaves them out), and the query of the page that extracts that set (`/projects/{projectId}/pending?<pendingQuery>`).",
     responses: [ok("The counts.")],
   },
-  async ({ actor, project }) => Response.json(await vbench2FrameReadiness(prisma, actor, project.id)),
+  async ({ access }) => Response.json(await vbench2FrameReadiness(prisma, access)),
 );

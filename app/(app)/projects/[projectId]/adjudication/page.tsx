@@ -6,10 +6,10 @@ import { EmptyState } from "@/components/empty-state";
 import { ProjectPageHeader } from "@/components/project-page-header";
 import { adjudicationQuerySchema, adjudicationQueue } from "@/lib/adjudication/adjudication";
 import { prisma } from "@/lib/db/prisma";
-import { findProjectRun } from "@/lib/judge/run-overview";
-import { listRuns } from "@/lib/judge/runs";
+import { findProjectRun } from "@/lib/judge/runs/run-overview";
+import { listRuns } from "@/lib/judge/runs/runs";
 import { searchParamsObject } from "@/lib/videos/video-filter";
-import { runNameOfRow } from "@/lib/runs/run-name";
+import { runNameOfRow } from "@/lib/run-records/run-name";
 
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
 
@@ -22,12 +22,12 @@ export default async function AdjudicationPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor, catalogue } = await requirePageProjectAccess(projectId, "gold.set");
+  const { actor, catalogue, access } = await requirePageProjectAccess(projectId, "gold.set");
   const raw = searchParamsObject(await searchParams);
   const parsed = adjudicationQuerySchema.safeParse(raw);
   const query = parsed.success ? parsed.data : adjudicationQuerySchema.parse({});
-  const runs = await listRuns(prisma, actor, projectId);
-  const known = !query.runId || (await findProjectRun(prisma, actor, projectId, query.runId)) !== null;
+  const runs = await listRuns(prisma, access);
+  const known = !query.runId || (await findProjectRun(prisma, access, query.runId)) !== null;
   const { total, settled, items } = known
     ? await adjudicationQueue(prisma, actor, projectId, query, catalogue)
     : { total: 0, settled: 0, items: [] };

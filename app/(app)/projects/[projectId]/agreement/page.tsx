@@ -20,13 +20,13 @@ export default async function AgreementPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor, catalogue } = await requirePageProjectAccess(projectId, "export.read");
+  const { catalogue, access } = await requirePageProjectAccess(projectId, "export.read");
   const raw = searchParamsObject(await searchParams);
-  const data = await loadAgreementPage(actor, catalogue, projectId, raw);
+  const data = await loadAgreementPage(access, catalogue, raw);
   const { problem, withheld, downloads, filterRun, runWithheld, splitFields, report, filterParams, fileNames, view } =
     data;
   // Where (spans): the spans of the task the filters read, its judge the filtered run when one is named.
-  const spans = await loadSpanAgreementSection(actor, catalogue, projectId, data.task.id, data.query.runId);
+  const spans = await loadSpanAgreementSection(access, catalogue, data.task.id, data.query.runId);
 
   return (
     <div className="flex flex-col gap-5">

@@ -14,8 +14,8 @@ export default async function AlignmentPage({
 }) {
   const { projectId } = await params;
   const { id } = await searchParams;
-  const { actor } = await requirePageProjectAccess(projectId);
-  const data = await alignmentPageData(prisma, actor, projectId, typeof id === "string" && id.length <= 64 ? id : null);
+  const { access } = await requirePageProjectAccess(projectId);
+  const data = await alignmentPageData(prisma, access, typeof id === "string" && id.length <= 64 ? id : null);
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Align a judge" />

@@ -19,7 +19,7 @@ export default async function ComparePage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor } = await requirePageProjectAccess(projectId);
+  const { access } = await requirePageProjectAccess(projectId);
   const raw = Object.fromEntries(
     Object.entries(await searchParams)
       .map(([k, v]) => [k, Array.isArray(v) ? v[0] : v])
@@ -38,7 +38,7 @@ export default async function ComparePage({
     );
   }
   const query = parsed.data;
-  const result = await compareSamples(prisma, actor, projectId, query).catch((error: unknown) => {
+  const result = await compareSamples(prisma, access, query).catch((error: unknown) => {
     if (isAppErrorCode(error, "not_found")) notFound();
     throw error;
   });

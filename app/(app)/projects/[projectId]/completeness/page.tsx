@@ -21,7 +21,7 @@ export default async function CompletenessPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor, role } = await requirePageProjectAccess(projectId);
+  const { role, access } = await requirePageProjectAccess(projectId);
   const deps = { prisma, storage: getStorage() };
   // A generator picked on this page (?model= or ?noModel=true); anything else shows every generator.
   const picked = completenessQuerySchema.safeParse({
@@ -30,38 +30,14 @@ export default async function CompletenessPage({
     noModel: first((await searchParams).noModel),
   });
   const query = picked.success ? picked.data : completenessQuerySchema.parse({ pageSize: SHOWN });
-  const [report, lists] = await Promise.all([
-    projectCompleteness(deps, actor, projectId, query),
-    listPromptLists(deps, actor, projectId),
-  ]);
+  const [report, lists] = await Promise.all([projectCompleteness(deps, access, query), listPromptLists(deps, access)]);
   const filtered = query.model !== undefined || query.noModel === "true";
   const base = `/projects/${encodeURIComponent(projectId)}/completeness`;
   const canDelete = roleCan(role, "videos.import");
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="VBench-2.0 completeness" />
-      {lists.length === 0 ? (
-        <EmptyState title="No prompt list yet">
-          Import a VBench-2.0 <code>prompts/</code> folder (or any prompt list) with the videos: the report compares the
-          videos against it.
-        </EmptyState>
-      ) : (
-        <div className="flex flex-col gap-2 text-sm text-slate-600">
-          <p>
-            Against {lists.length} prompt list{lists.length === 1 ? "" : "s"}. 3 samples per prompt, 20 for Diversity.
-          </p>
-          <ul className="flex flex-col gap-1" data-testid="prompt-lists">
-            {lists.map((l) => (
-              <li key={l.id} className="flex flex-wrap items-center gap-2">
-                <span>
-                  {l.name} ({l.entryCount.toLocaleString("en")} prompts)
-                </span>
-                {canDelete && <DeletePromptListButton projectId={projectId} promptList={l} />}
-              </li>
-            ))}
-          </ul>
-        </div>
-      )}
+      <PromptListsSection projectId={projectId} lists={lists} canDelete={canDelete} />
       <p className="text-sm" data-testid="completeness-totals">
         {count(report.totals.present)} of {count(report.totals.expected)} expected samples present (
         {filtered
@@ -73,20 +49,7 @@ export default async function CompletenessPage({
       <p className="text-xs text-slate-500">
         Each generator (the folder above the dimension folder) is expected to hold every sample.
       </p>
-      <nav className="flex flex-wrap gap-2 text-sm" aria-label="Generator" data-testid="completeness-generators">
-        <a href={base} className={filtered ? "underline" : "font-semibold"}>
-          All generators
-        </a>
-        {(filtered ? [] : report.generators).map((g) => (
-          <a
-            key={g.model ?? ""}
-            href={g.model === null ? `${base}?noModel=true` : `${base}?model=${encodeURIComponent(g.model)}`}
-            className="underline"
-          >
-            {generatorName(g.model)}: {count(g.present)} of {count(g.expected)}
-          </a>
-        ))}
-      </nav>
+      <GeneratorsNav base={base} filtered={filtered} report={report} />
       <DimensionsTable report={report} />
       <div className="grid gap-5 lg:grid-cols-3">
         <Card title={shownTitle("Missing samples", report.missing)}>
@@ -120,6 +83,62 @@ export default async function CompletenessPage({
         </Card>
       </div>
     </div>
+  );
+}
+
+type Report = Awaited<ReturnType<typeof projectCompleteness>>;
+
+/** The prompt lists the videos are compared against (each deletable by an owner), or how to import one. */
+function PromptListsSection({
+  projectId,
+  lists,
+  canDelete,
+}: {
+  projectId: string;
+  lists: Awaited<ReturnType<typeof listPromptLists>>;
+  canDelete: boolean;
+}) {
+  return lists.length === 0 ? (
+    <EmptyState title="No prompt list yet">
+      Import a VBench-2.0 <code>prompts/</code> folder (or any prompt list) with the videos: the report compares the
+      videos against it.
+    </EmptyState>
+  ) : (
+    <div className="flex flex-col gap-2 text-sm text-slate-600">
+      <p>
+        Against {lists.length} prompt list{lists.length === 1 ? "" : "s"}. 3 samples per prompt, 20 for Diversity.
+      </p>
+      <ul className="flex flex-col gap-1" data-testid="prompt-lists">
+        {lists.map((l) => (
+          <li key={l.id} className="flex flex-wrap items-center gap-2">
+            <span>
+              {l.name} ({l.entryCount.toLocaleString("en")} prompts)
+            </span>
+            {canDelete && <DeletePromptListButton projectId={projectId} promptList={l} />}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
+/** Every generator with its present and expected samples, each a link to its own report (one picked: back to all). */
+function GeneratorsNav({ base, filtered, report }: { base: string; filtered: boolean; report: Report }) {
+  return (
+    <nav className="flex flex-wrap gap-2 text-sm" aria-label="Generator" data-testid="completeness-generators">
+      <a href={base} className={filtered ? "underline" : "font-semibold"}>
+        All generators
+      </a>
+      {(filtered ? [] : report.generators).map((g) => (
+        <a
+          key={g.model ?? ""}
+          href={g.model === null ? `${base}?noModel=true` : `${base}?model=${encodeURIComponent(g.model)}`}
+          className="underline"
+        >
+          {generatorName(g.model)}: {count(g.present)} of {count(g.expected)}
+        </a>
+      ))}
+    </nav>
   );
 }
 

@@ -5,80 +5,31 @@ import { EndpointForm } from "@/components/judge/endpoint-form";
 import { EndpointList } from "@/components/judge/endpoint-list";
 import { ReuseEndpointPicker } from "@/components/judge/reuse-endpoint-picker";
 import { JudgeLayout } from "@/components/judge/judge-layout";
-import { roleCan } from "@/lib/authz/permissions";
+import { accessFor, roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
-import { ensureEnvDefaultEndpoint, listEndpoints } from "@/lib/judge/endpoints";
-import { listReusableEndpoints } from "@/lib/judge/endpoint-reuse";
-import { capabilitiesOf } from "@/lib/judge/endpoint-capabilities";
-import { projectPipelineDefaults } from "@/lib/judge/pipeline-defaults";
-import { runFormPipelines } from "@/lib/judge/run-form";
+import { ensureEnvDefaultEndpoint, listEndpoints } from "@/lib/judge/endpoints/endpoints";
+import { listReusableEndpoints } from "@/lib/judge/endpoints/endpoint-reuse";
+import { capabilitiesOf } from "@/lib/judge/endpoints/endpoint-capabilities";
+import { projectPipelineDefaults } from "@/lib/judge/runs/pipeline-defaults";
+import { runFormPipelines } from "@/lib/judge/runs/run-form";
 import { defaultsFormOf } from "@/components/tasks/judge-forms";
 import { browseOptions } from "@/lib/videos/browse-videos";
 
 export default async function JudgePage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
-  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
+  const { role, catalogue, access } = await requirePageProjectAccess(projectId);
   const canManage = roleCan(role, "runs.manage");
   const canManageEndpoints = roleCan(role, "endpoints.manage");
-  if (canManageEndpoints) await ensureEnvDefaultEndpoint(prisma, actor, projectId);
+  const manageEndpoints = canManageEndpoints ? accessFor(access, "endpoints.manage") : null;
+  if (manageEndpoints) await ensureEnvDefaultEndpoint(prisma, manageEndpoints);
   // The endpoints of the owner's other projects, to copy here without typing a key again.
-  const reusable = canManageEndpoints ? await listReusableEndpoints(prisma, actor, projectId) : [];
+  const reusable = manageEndpoints ? await listReusableEndpoints(prisma, manageEndpoints) : [];
   // Archived endpoints are listed here (restorable), but not offered to new runs.
-  const endpoints = await listEndpoints(prisma, actor, projectId, { includeArchived: true });
-  const endpointRows = endpoints.map(
-    ({
-      id,
-      name,
-      baseUrl,
-      model,
-      hasApiKey,
-      imageDetail,
-      temperature,
-      maxConcurrency,
-      requestsPerMinute,
-      timeoutSeconds,
-      structuredOutput,
-      pricePer1kInput,
-      pricePer1kOutput,
-      supportsBatchApi,
-      maxTokens,
-      apiVersion,
-      sendImageDetail,
-      capabilities,
-      probedAt,
-      requestLogprobs,
-      topLogprobs,
-      inputMode,
-      archivedAt,
-    }) => ({
-      id,
-      name,
-      baseUrl,
-      model,
-      hasApiKey,
-      imageDetail,
-      temperature,
-      maxConcurrency,
-      requestsPerMinute,
-      timeoutSeconds,
-      structuredOutput,
-      pricePer1kInput,
-      pricePer1kOutput,
-      supportsBatchApi,
-      maxTokens,
-      apiVersion,
-      sendImageDetail,
-      capabilities: capabilitiesOf(capabilities),
-      probedAt: probedAt?.toISOString() ?? null,
-      requestLogprobs,
-      topLogprobs,
-      inputMode,
-      archivedAt: archivedAt?.toISOString() ?? null,
-    }),
-  );
+  const endpoints = await listEndpoints(prisma, access, { includeArchived: true });
+  const endpointRows = endpoints.map(endpointRowOf);
   const [saved, { dimensions }] = await Promise.all([
-    projectPipelineDefaults(prisma, actor, projectId),
-    browseOptions(prisma, actor, projectId),
+    projectPipelineDefaults(prisma, access),
+    browseOptions(prisma, access),
   ]);
   // The run form starts from the project's defaults for new runs; a stored default that no longer parses is ignored.
   const pipelines = runFormPipelines(catalogue, saved);
@@ -121,4 +72,59 @@ export default async function JudgePage({ params }: { params: Promise<{ projectI
       />
     </div>
   );
+}
+
+type Endpoint = Awaited<ReturnType<typeof listEndpoints>>[number];
+
+/** What the endpoint list shows of an endpoint (never its key: only whether it has one), dates as ISO strings. */
+function endpointRowOf({
+  id,
+  name,
+  baseUrl,
+  model,
+  hasApiKey,
+  imageDetail,
+  temperature,
+  maxConcurrency,
+  requestsPerMinute,
+  timeoutSeconds,
+  structuredOutput,
+  pricePer1kInput,
+  pricePer1kOutput,
+  supportsBatchApi,
+  maxTokens,
+  apiVersion,
+  sendImageDetail,
+  capabilities,
+  probedAt,
+  requestLogprobs,
+  topLogprobs,
+  inputMode,
+  archivedAt,
+}: Endpoint) {
+  return {
+    id,
+    name,
+    baseUrl,
+    model,
+    hasApiKey,
+    imageDetail,
+    temperature,
+    maxConcurrency,
+    requestsPerMinute,
+    timeoutSeconds,
+    structuredOutput,
+    pricePer1kInput,
+    pricePer1kOutput,
+    supportsBatchApi,
+    maxTokens,
+    apiVersion,
+    sendImageDetail,
+    capabilities: capabilitiesOf(capabilities),
+    probedAt: probedAt?.toISOString() ?? null,
+    requestLogprobs,
+    topLogprobs,
+    inputMode,
+    archivedAt: archivedAt?.toISOString() ?? null,
+  };
 }

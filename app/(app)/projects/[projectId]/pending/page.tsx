@@ -21,7 +21,7 @@ export default async function PendingPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor, catalogue } = await requirePageProjectAccess(projectId, "videos.import");
+  const { catalogue, access } = await requirePageProjectAccess(projectId, "videos.import");
   const query = uniformFramesQuerySchema.safeParse(await searchParams);
   const count = query.success ? query.data.uniform : undefined;
   const resize = query.success ? resizeOfQuery(query.data) : undefined;
@@ -30,9 +30,7 @@ export default async function PendingPage({
   const sized = uniformFrameItems(catalogue, true);
   const everyVideo = query.success && query.data.videos === "all" && resize === undefined;
   const lacking =
-    count === undefined
-      ? null
-      : await videosLackingUniformFrames(prisma, actor, projectId, count, resize, everyVideo, catalogue);
+    count === undefined ? null : await videosLackingUniformFrames(prisma, access, count, resize, everyVideo, catalogue);
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader

@@ -6,7 +6,7 @@ import { LineDiffView } from "@/components/prompts/line-diff-view";
 import { PromptEditor } from "@/components/prompts/prompt-editor";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
-import { pipelineIds } from "@/lib/judge/endpoints.validation";
+import { pipelineIds } from "@/lib/judge/runs/run-input.validation";
 import { lineDiff } from "@/lib/prompt-versions/line-diff";
 import { pipelinePromptVersions } from "@/lib/prompt-versions/prompt-versions";
 
@@ -22,11 +22,11 @@ export default async function PromptsPage({
 }) {
   const { projectId } = await params;
   const search = await searchParams;
-  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
+  const { role, catalogue, access } = await requirePageProjectAccess(projectId);
   const ids = pipelineIds(catalogue);
   // No pipeline named (or an unknown one): the first registered.
   const pipelineId = ids.includes(search.pipeline ?? "") ? search.pipeline! : ids[0]!;
-  const templates = await pipelinePromptVersions(prisma, actor, projectId, catalogue.pipelines[pipelineId]!);
+  const templates = await pipelinePromptVersions(prisma, access, catalogue.pipelines[pipelineId]!);
   const selected = templates.find((t) => t.templateId === search.template) ?? templates[0];
   const canEdit = roleCan(role, "prompts.manage");
   const link = (pipeline: string, template?: string) =>

@@ -17,9 +17,9 @@ export default async function QueuesPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
+  const { role, catalogue, access } = await requirePageProjectAccess(projectId);
   const archived = (await searchParams).archived === "1";
-  const queues = await listQueues(prisma, actor, projectId, { archived });
+  const queues = await listQueues(prisma, access, { archived });
   const canManage = roleCan(role, "queues.manage");
   return (
     <div className="flex flex-col gap-5">

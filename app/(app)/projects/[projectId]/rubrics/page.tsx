@@ -8,8 +8,8 @@ import { rubricTasksPageData } from "@/lib/rubrics/rubric-tasks-page";
 /** The project's rubric tasks: video judges defined as data (every member reads them; owners define, edit and preview). */
 export default async function RubricTasksPage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
-  const { actor } = await requirePageProjectAccess(projectId);
-  const { tasks, canManage, canImportItems, preview } = await rubricTasksPageData(prisma, actor, projectId);
+  const { access } = await requirePageProjectAccess(projectId);
+  const { tasks, canManage, canImportItems, preview } = await rubricTasksPageData(prisma, access);
   return (
     <div className="flex flex-col gap-5">
       <ProjectPageHeader projectId={projectId} title="Rubric tasks" />

@@ -15,13 +15,13 @@ export default async function ProjectSearchPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor } = await requirePageProjectAccess(projectId);
+  const { access } = await requirePageProjectAccess(projectId);
   const raw = searchParamsObject(await searchParams);
   let result: ProjectSearchResult | null = null;
   let problem: string | null = null;
   if (raw.q !== undefined) {
     try {
-      result = await searchProject(prisma, actor, projectId, { q: raw.q });
+      result = await searchProject(prisma, access, { q: raw.q });
     } catch (error) {
       if (!isAppErrorCode(error, "invalid_request")) throw error;
       problem = error.message;

@@ -25,9 +25,9 @@ import {
  */
 export default async function ProjectSettingsPage({ params }: { params: Promise<{ projectId: string }> }) {
   const { projectId } = await params;
-  const { actor, role } = await requirePageProjectAccess(projectId);
-  const project = await getProject(prisma, actor, projectId);
-  const members = await listMembers(prisma, actor, projectId);
+  const { role, access } = await requirePageProjectAccess(projectId);
+  const project = await getProject(prisma, access);
+  const members = await listMembers(prisma, access);
   const canManage = roleCan(role, "members.manage");
 
   return (
@@ -92,7 +92,7 @@ export default async function ProjectSettingsPage({ params }: { params: Promise<
 
         {roleCan(role, "project.rename") && (
           <Card title="Span labels">
-            <SpanLabelsCard projectId={projectId} initial={await readProjectSpanLabels(prisma, actor, projectId)} />
+            <SpanLabelsCard projectId={projectId} initial={await readProjectSpanLabels(prisma, access)} />
           </Card>
         )}
 

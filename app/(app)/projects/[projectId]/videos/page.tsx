@@ -21,9 +21,9 @@ export default async function VideosPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
+  const { role, catalogue, access } = await requirePageProjectAccess(projectId);
   const typed = searchParamsObject(await searchParams);
-  const data = await loadVideosPage(actor, catalogue, projectId, typed);
+  const data = await loadVideosPage(access, catalogue, typed);
   const { result, problem, pageNotice, base } = data;
 
   return (

@@ -2,13 +2,13 @@ import { Readable } from "node:stream";
 import { withoutActor } from "@/lib/api/handler";
 import { download } from "@/lib/api/openapi/route-builders";
 import { NotFoundError } from "@/lib/errors";
-import { clipForToken } from "@/lib/judge/clip-urls";
+import { clipForToken } from "@/lib/judge/media/clip-urls";
 import { appDeps } from "@/lib/videos/app-deps";
 
 export const dynamic = "force-dynamic";
 
 // No session, unlike the rest of /api/v1: a judge endpoint fetches the clip, and the signed short-lived token in the
-// path is the authorization (lib/judge/clip-urls.ts): one video of one run, once, until it expires.
+// path is the authorization (lib/judge/media/clip-urls.ts): one video of one run, once, until it expires.
 export const GET = withoutActor(
   {
     summary: "A video's clip, by a signed short-lived URL",

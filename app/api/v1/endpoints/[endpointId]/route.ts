@@ -1,8 +1,8 @@
 import { endpointLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { deleteEndpoint, endpointIdSchema } from "@/lib/judge/endpoint-lifecycle";
-import { updateEndpoint } from "@/lib/judge/endpoints";
-import { endpointUpdateSchema } from "@/lib/judge/endpoint-input.validation";
+import { deleteEndpoint, endpointIdSchema } from "@/lib/judge/endpoints/endpoint-lifecycle";
+import { updateEndpoint } from "@/lib/judge/endpoints/endpoints";
+import { endpointUpdateSchema } from "@/lib/judge/endpoints/endpoint-input.validation";
 import { ok, noContent } from "@/lib/api/openapi/route-builders";
 
 /** Owners change an endpoint's fields (an omitted apiKey keeps the stored one while the origin stays), or archive / restore it. */
@@ -17,7 +17,7 @@ export const PATCH = withProjectOf(
     body: { kind: "json", schema: endpointUpdateSchema },
     responses: [ok("The endpoint (`hasApiKey`, never the key) with `apiKeyDropped`.")],
   },
-  async ({ prisma, actor, record, body }) => Response.json(await updateEndpoint(prisma, actor, record.id, body)),
+  async ({ prisma, access, record, body }) => Response.json(await updateEndpoint(prisma, access, record.id, body)),
 );
 
 /** Owners delete an endpoint no run uses; `409` when a run uses it (archive it instead). */
@@ -30,8 +30,8 @@ export const DELETE = withProjectOf(
     responses: [noContent("Deleted.")],
     errors: [409],
   },
-  async ({ prisma, actor, record }) => {
-    await deleteEndpoint(prisma, actor, record.id);
+  async ({ prisma, access, record }) => {
+    await deleteEndpoint(prisma, access, record.id);
     return new Response(null, { status: 204 });
   },
 );

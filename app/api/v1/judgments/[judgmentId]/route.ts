@@ -16,8 +16,8 @@ export const DELETE = withProjectOf(
     responses: [ok("The withdrawn judgment.", withdrawnJudgmentResponseSchema)],
     errors: [409],
   },
-  async ({ prisma, actor, record, body }) => {
-    const judgment = await withdrawJudgment(prisma, actor, record.id, body);
+  async ({ prisma, access, record, body }) => {
+    const judgment = await withdrawJudgment(prisma, access, record.id, body);
     return Response.json({
       id: judgment.id,
       withdrawn: judgment.withdrawn,

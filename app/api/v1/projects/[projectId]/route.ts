@@ -1,4 +1,5 @@
 import { withProject } from "@/lib/api/with-project";
+import { accessFor } from "@/lib/authz/permissions";
 import { deleteProject, deleteProjectSchema } from "@/lib/projects/project-deletion";
 import { appDeletionQueue } from "@/lib/deletions/deletion-queues";
 import {
@@ -18,8 +19,8 @@ export const GET = withProject(
     summary: "One project",
     responses: [ok("The project, with its guidelines (Markdown).", projectResponseSchema)],
   },
-  async ({ prisma, actor, project }) => {
-    const details = await getProject(prisma, actor, project.id);
+  async ({ prisma, access }) => {
+    const details = await getProject(prisma, access);
     return Response.json({
       id: details.id,
       name: details.name,
@@ -40,15 +41,19 @@ export const PATCH = withProject(
     body: { kind: "json", schema: updateProjectSchema },
     responses: [ok("The project.", updatedProjectResponseSchema)],
   },
-  async ({ prisma, actor, project, body }) => {
-    const projectId = project.id;
-    if (body.name !== undefined) await renameProject(prisma, actor, { projectId, name: body.name });
-    if (body.archived !== undefined) await setProjectArchived(prisma, actor, { projectId, archived: body.archived });
+  async ({ prisma, access, body }) => {
+    const projectId = access.projectId;
+    if (body.name !== undefined) await renameProject(prisma, access, { projectId, name: body.name });
+    if (body.archived !== undefined)
+      await setProjectArchived(prisma, accessFor(access, "project.archive"), { projectId, archived: body.archived });
     if (body.guidelines !== undefined)
-      await setProjectGuidelines(prisma, actor, { projectId, guidelines: body.guidelines });
+      await setProjectGuidelines(prisma, access, { projectId, guidelines: body.guidelines });
     if (body.ssoDefaultRole !== undefined)
-      await setProjectSsoDefaultRole(prisma, actor, { projectId, ssoDefaultRole: body.ssoDefaultRole });
-    const saved = await getProject(prisma, actor, projectId);
+      await setProjectSsoDefaultRole(prisma, accessFor(access, "members.manage"), {
+        projectId,
+        ssoDefaultRole: body.ssoDefaultRole,
+      });
+    const saved = await getProject(prisma, access);
     return Response.json({
       id: saved.id,
       name: saved.name,
@@ -77,8 +82,8 @@ export const DELETE = withProject(
     ],
     errors: [409],
   },
-  async ({ prisma, actor, project, body }) => {
-    const answer = await deleteProject({ prisma, queue: appDeletionQueue("project") }, actor, project.id, body);
+  async ({ prisma, access, body }) => {
+    const answer = await deleteProject({ prisma, queue: appDeletionQueue("project") }, access, body);
     return Response.json(answer, { status: answer.dryRun ? 200 : 202 });
   },
 );

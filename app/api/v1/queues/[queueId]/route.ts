@@ -3,6 +3,7 @@ import { parseJsonBody } from "@/lib/api/handler";
 import { queueLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { getQueue } from "@/lib/queues/get-queue";
+import { queueAnswerSchema } from "@/lib/queues/get-queue.types";
 import { updateQueueState } from "@/lib/queues/queue-states";
 import { queueStateSchema } from "@/lib/queues/queue-states.validation";
 import { queueGuidelinesSchema, queueIdSchema } from "@/lib/queues/queues.validation";
@@ -19,9 +20,9 @@ export const GET = withProjectOf(
   {
     summary: "A queue with its progress and the caller's own counts",
     params: { queueId: queueIdSchema },
-    responses: [ok("The queue.")],
+    responses: [ok("The queue.", queueAnswerSchema)],
   },
-  async ({ prisma, actor, record }) => Response.json(await getQueue(prisma, actor, record.id)),
+  async ({ prisma, access, record }) => Response.json(await getQueue(prisma, access, record.id)),
 );
 
 /**
@@ -39,12 +40,12 @@ export const PATCH = withProjectOf(
     body: { kind: "json", schema: z.union([guidelinesChangeSchema, queueStateSchema]), readBy: "handler" },
     responses: [ok("The queue.")],
   },
-  async ({ prisma, actor, record, request }) => {
+  async ({ prisma, access, record, request }) => {
     const queueId = record.id;
     const body = await parseJsonBody(request, z.record(z.string(), z.unknown()));
     // Two kinds of change, each with its own schema (and its own clear error): guidelines, or the queue's state.
     if ("guidelines" in body)
-      return Response.json(await setQueueGuidelines(prisma, actor, queueId, guidelinesChangeSchema.parse(body)));
-    return Response.json(await updateQueueState(prisma, actor, queueId, queueStateSchema.parse(body)));
+      return Response.json(await setQueueGuidelines(prisma, access, queueId, guidelinesChangeSchema.parse(body)));
+    return Response.json(await updateQueueState(prisma, access, queueId, queueStateSchema.parse(body)));
   },
 );

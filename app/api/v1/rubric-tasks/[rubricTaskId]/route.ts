@@ -4,8 +4,6 @@ import { deleteRubricTask, getRubricTask, saveRubricVersion, setRubricTaskArchiv
 import { rubricArchiveSchema, rubricBodySchema, rubricTaskIdSchema } from "@/lib/rubrics/rubrics.validation";
 import { ok, created, noContent } from "@/lib/api/openapi/route-builders";
 
-// Members pass the scope's check; lib/rubrics checks the narrower action (owners' rubrics.manage) itself.
-
 /** The task with every version, newest first (members). */
 export const GET = withProjectOf(
   rubricTaskLookup(),
@@ -15,7 +13,7 @@ export const GET = withProjectOf(
     params: { rubricTaskId: rubricTaskIdSchema },
     responses: [ok("The task and its versions, newest first.")],
   },
-  async ({ prisma, actor, record }) => Response.json(await getRubricTask(prisma, actor, record.id)),
+  async ({ prisma, access, record }) => Response.json(await getRubricTask(prisma, access, record.id)),
 );
 
 /** `{"definition"}` or `{"file"}` (owners): a new version (201), or none when the latest already has this definition (200, `created: false`). */
@@ -32,8 +30,8 @@ export const PUT = withProjectOf(
       created("The new version (`created: true`)."),
     ],
   },
-  async ({ prisma, actor, record, body }) => {
-    const saved = await saveRubricVersion(prisma, actor, record.id, body);
+  async ({ prisma, access, record, body }) => {
+    const saved = await saveRubricVersion(prisma, access, record.id, body);
     return Response.json(saved, { status: saved.created ? 201 : 200 });
   },
 );
@@ -49,9 +47,9 @@ export const PATCH = withProjectOf(
     body: { kind: "json", schema: rubricArchiveSchema },
     responses: [ok("`{id, archived}`.")],
   },
-  async ({ prisma, actor, record, body }) => {
+  async ({ prisma, access, record, body }) => {
     const { archived } = body;
-    return Response.json(await setRubricTaskArchived(prisma, actor, record.id, archived));
+    return Response.json(await setRubricTaskArchived(prisma, access, record.id, archived));
   },
 );
 
@@ -65,8 +63,8 @@ export const DELETE = withProjectOf(
     responses: [noContent("Deleted.")],
     errors: [409],
   },
-  async ({ prisma, actor, record }) => {
-    await deleteRubricTask(prisma, actor, record.id);
+  async ({ prisma, access, record }) => {
+    await deleteRubricTask(prisma, access, record.id);
     return new Response(null, { status: 204 });
   },
 );

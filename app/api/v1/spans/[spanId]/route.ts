@@ -6,7 +6,7 @@ import { appDeps } from "@/lib/videos/app-deps";
 import { spanHistory, spanRecord, updateSpan, withdrawSpan } from "@/lib/spans/span-store";
 import { visibleSpansFor } from "@/lib/spans/span-visibility";
 import { NotFoundError } from "@/lib/errors";
-import { spanUpdateSchema } from "@/lib/spans/span-validation";
+import { spanRecordSchema, spanUpdateSchema, spanWithHistoryAnswerSchema } from "@/lib/spans/span-validation";
 
 /** Changes the caller's own span at the version it names: a stale version is a 409 with the current span. */
 export const PATCH = withProjectOf(
@@ -16,11 +16,11 @@ export const PATCH = withProjectOf(
     summary: "Change the caller's own span",
     description: "`{expectedVersion, label?, startFrame?, endFrame?, boxes?, note?}`; a span changed since → 409.",
     body: { kind: "json", schema: spanUpdateSchema },
-    responses: [ok("The span.")],
+    responses: [ok("The span.", spanRecordSchema)],
     errors: [409],
   },
-  async ({ actor, record, body, catalogue }) =>
-    Response.json(await updateSpan(appDeps(), actor, record.id, body, catalogue.declarations())),
+  async ({ access, record, body, catalogue }) =>
+    Response.json(await updateSpan(appDeps(), access, record.id, body, catalogue.declarations())),
 );
 
 /** Withdraws the caller's own span: kept in history, it counts nowhere. */
@@ -30,18 +30,18 @@ export const DELETE = withProjectOf(
   {
     summary: "Withdraw the caller's own span",
     body: { kind: "json", schema: z.object({ expectedVersion: z.number().int().min(1) }).strict() },
-    responses: [ok("The withdrawn span.")],
+    responses: [ok("The withdrawn span.", spanRecordSchema)],
     errors: [409],
   },
-  async ({ actor, record, body }) =>
-    Response.json(await withdrawSpan(appDeps(), actor, record.id, body.expectedVersion)),
+  async ({ access, record, body }) =>
+    Response.json(await withdrawSpan(appDeps(), access, record.id, body.expectedVersion)),
 );
 
 /** The span's history, oldest first (members of its project). */
 export const GET = withProjectOf(
   wholeSpanLookup,
   "project.view",
-  { summary: "A span with its history", responses: [ok("`{span, history}`.")] },
+  { summary: "A span with its history", responses: [ok("`{span, history}`.", spanWithHistoryAnswerSchema)] },
   async ({ prisma, actor, role, record: span }) => {
     const { spans } = await visibleSpansFor(prisma, { userId: actor.userId, role }, span.videoId, [spanRecord(span)]);
     if (spans.length === 0) throw new NotFoundError("No such span of yours.");

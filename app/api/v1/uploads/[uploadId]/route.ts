@@ -1,10 +1,15 @@
 import { z } from "zod";
 import { uploadLookup } from "@/lib/api/project-lookups";
-import { requestBodyStream } from "@/lib/api/request-body";
+import { requestBodyStream } from "@/lib/format/request-body-stream";
 import { withProjectOf } from "@/lib/api/with-project";
 import { appDeps } from "@/lib/videos/app-deps";
 import { appendUploadChunk, cancelUpload, uploadStatus } from "@/lib/videos/upload-sessions";
-import { uploadOffsetSchema, uploadIdSchema } from "@/lib/videos/videos.validation";
+import {
+  uploadChunkAnswerSchema,
+  uploadIdSchema,
+  uploadOffsetSchema,
+  uploadStatusAnswerSchema,
+} from "@/lib/videos/videos.validation";
 import { ok, noContent } from "@/lib/api/openapi/route-builders";
 
 export const GET = withProjectOf(
@@ -13,9 +18,9 @@ export const GET = withProjectOf(
   {
     summary: "An upload's status",
     params: { uploadId: uploadIdSchema },
-    responses: [ok("The upload's status and received bytes.")],
+    responses: [ok("The upload's status and received bytes.", uploadStatusAnswerSchema)],
   },
-  async ({ actor, record }) => Response.json(await uploadStatus(appDeps(), actor, record.id)),
+  async ({ access, record }) => Response.json(await uploadStatus(appDeps(), access, record.id)),
 );
 
 /**
@@ -33,15 +38,15 @@ export const PUT = withProjectOf(
     // Read by the handler: `offset` alone, parsed as it comes (an empty one is not left out; an error names no field).
     query: { readBy: "handler", schema: z.object({ offset: uploadOffsetSchema }) },
     body: { kind: "bytes", description: "The chunk's bytes." },
-    responses: [ok("The upload's status after the chunk.")],
+    responses: [ok("The upload's status after the chunk.", uploadChunkAnswerSchema)],
     errors: [409, 413],
   },
-  async ({ actor, record, request }) => {
+  async ({ access, record, request }) => {
     const offset = uploadOffsetSchema.parse(new URL(request.url).searchParams.get("offset"));
     const length = request.headers.get("content-length");
     const declaredBytes = length === null ? undefined : z.coerce.number().int().min(0).parse(length);
     const body = requestBodyStream(request);
-    return Response.json(await appendUploadChunk(appDeps(), actor, record.id, offset, body, declaredBytes));
+    return Response.json(await appendUploadChunk(appDeps(), access, record.id, offset, body, declaredBytes));
   },
 );
 
@@ -53,8 +58,8 @@ export const DELETE = withProjectOf(
     params: { uploadId: uploadIdSchema },
     responses: [noContent("Cancelled.")],
   },
-  async ({ actor, record }) => {
-    await cancelUpload(appDeps(), actor, record.id);
+  async ({ access, record }) => {
+    await cancelUpload(appDeps(), access, record.id);
     return new Response(null, { status: 204 });
   },
 );

@@ -4,7 +4,8 @@ import { appDeps } from "@/lib/videos/app-deps";
 import { deleteOneVideoSchema, deleteVideo } from "@/lib/videos/delete-videos";
 import { getVideoDetail, videoJson } from "@/lib/videos/queries";
 import { editVideo } from "@/lib/videos/video-edits";
-import { videoEditSchema } from "@/lib/videos/video-edits.validation";
+import { videoEditAnswerSchema, videoEditSchema } from "@/lib/videos/video-edits.validation";
+import { videoDetailAnswerSchema } from "@/lib/videos/videos.validation";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 export const GET = withProjectOf(
@@ -12,9 +13,9 @@ export const GET = withProjectOf(
   "project.view",
   {
     summary: "A video's metadata and frame sets with frames",
-    responses: [ok("The video.")],
+    responses: [ok("The video.", videoDetailAnswerSchema)],
   },
-  async ({ actor, record }) => Response.json(await getVideoDetail(appDeps(), actor, record.id)),
+  async ({ access, record }) => Response.json(await getVideoDetail(appDeps(), access, record.id)),
 );
 
 /** Changes the video's prompt, model, dimensions, seed, sample index or extra fields (owners); the edit is kept in its history. */
@@ -26,11 +27,11 @@ export const PATCH = withProjectOf(
     description:
       'Only the fields given change; null or "" clears one; with `expectedUpdatedAt` a video changed since → 409.',
     body: { kind: "json", schema: videoEditSchema },
-    responses: [ok("The video with `changes` `[{field, before, after, overwrite}]`.")],
+    responses: [ok("The video with `changes` `[{field, before, after, overwrite}]`.", videoEditAnswerSchema)],
     errors: [409],
   },
-  async ({ actor, record, body }) => {
-    const { video, changes } = await editVideo(appDeps(), actor, record.id, body);
+  async ({ access, record, body }) => {
+    const { video, changes } = await editVideo(appDeps(), access, record.id, body);
     return Response.json({ ...videoJson(video), changes });
   },
 );
@@ -45,5 +46,5 @@ export const DELETE = withProjectOf(
     responses: [ok("`{dryRun, counts, storage, deletion: null}` (one video is always deleted in the request).")],
     errors: [409],
   },
-  async ({ actor, record, body }) => Response.json(await deleteVideo(appDeps(), actor, record.id, body)),
+  async ({ access, record, body }) => Response.json(await deleteVideo(appDeps(), access, record.id, body)),
 );

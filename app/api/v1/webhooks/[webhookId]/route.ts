@@ -14,7 +14,7 @@ export const PATCH = withProjectOf(
     body: { kind: "json", schema: updateWebhookSchema },
     responses: [ok("The webhook (with the new `secret` after `rotateSecret`).")],
   },
-  async ({ prisma, actor, record, body }) => Response.json(await updateWebhook(prisma, actor, record.id, body)),
+  async ({ access, prisma, record, body }) => Response.json(await updateWebhook(prisma, access, record.id, body)),
 );
 
 /** Deletes a webhook with its delivery log (owners). */
@@ -26,8 +26,8 @@ export const DELETE = withProjectOf(
     params: { webhookId: webhookIdSchema },
     responses: [noContent("Deleted.")],
   },
-  async ({ prisma, actor, record }) => {
-    await deleteWebhook(prisma, actor, record.id);
+  async ({ access, prisma, record }) => {
+    await deleteWebhook(prisma, access, record.id);
     return new Response(null, { status: 204 });
   },
 );

@@ -25,13 +25,13 @@ export default async function CompareSetupsPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor, catalogue } = await requirePageProjectAccess(projectId, "export.read");
+  const { access, catalogue } = await requirePageProjectAccess(projectId, "export.read");
   const raw = await searchParams;
   const picked = (Array.isArray(raw.runIds) ? raw.runIds : raw.runIds ? [raw.runIds] : [])
     .flatMap((s) => s.split(","))
     .filter(Boolean);
   const one = (k: string) => (Array.isArray(raw[k]) ? raw[k][0] : raw[k]);
-  const options = await calibrationOptions(prisma, actor, projectId);
+  const options = await calibrationOptions(prisma, access);
   const runs = options.runs;
   const runLabels = runOptionLabels(runs, catalogue);
   // What each task of the project's runs can be compared on (its verdict when it declares one, by default).
@@ -61,7 +61,7 @@ export default async function CompareSetupsPage({
     if (!parsed.success) problem = parsed.error.issues.map((i) => i.message).join(" ");
     else {
       try {
-        report = await compareSetupsReport(prisma, actor, projectId, parsed.data);
+        report = await compareSetupsReport(prisma, access, parsed.data);
       } catch (error) {
         if (!(
           isAppErrorCode(error, "not_found") ||

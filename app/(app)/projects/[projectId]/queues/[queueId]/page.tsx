@@ -11,24 +11,23 @@ import { StartReviewing } from "@/components/queues/start-reviewing";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { isAppErrorCode } from "@/lib/errors";
-import { findProjectRun } from "@/lib/judge/run-overview";
+import { findProjectRun } from "@/lib/judge/runs/run-overview";
 import { getProject } from "@/lib/projects/projects";
 import { getQueue } from "@/lib/queues/get-queue";
 import { filterToSearchParams } from "@/lib/videos/video-filter";
 import { setQueueGuidelinesAction } from "../../../../actions";
-import { runNameOfRow } from "@/lib/runs/run-name";
+import { runNameOfRow } from "@/lib/run-records/run-name";
 import type { TaskCatalogue } from "@/lib/task-modules/task-catalogue";
 
 export default async function QueuePage({ params }: { params: Promise<{ projectId: string; queueId: string }> }) {
   const { projectId, queueId } = await params;
-  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
-  const queue = await getQueue(prisma, actor, queueId).catch((error: unknown) => {
+  const { role, catalogue, access } = await requirePageProjectAccess(projectId);
+  const queue = await getQueue(prisma, access, queueId).catch((error: unknown) => {
     if (isAppErrorCode(error, "not_found")) notFound();
     throw error;
   });
-  if (queue.projectId !== projectId) notFound();
-  const run = await findProjectRun(prisma, actor, projectId, queue.runId);
-  const project = await getProject(prisma, actor, projectId);
+  const run = await findProjectRun(prisma, access, queue.runId);
+  const project = await getProject(prisma, access);
   const { sort: _sort, dir: _dir, ...filter } = queue.filter;
   // The agreement report over the queue's items: its run and the filter that chose them (one category of a scores queue).
   const agreementParams = filterToSearchParams({
@@ -72,28 +71,7 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
         <QueueProgress progress={queue.progress} reviewersPerItem={queue.reviewersPerItem} perReviewer />
       </Card>
       {roleCan(role, "scores.review") ? (
-        <Card title="Your part">
-          <p className="mb-3 text-sm" data-testid="my-queue-count">
-            You have submitted {queue.mine.done} item{queue.mine.done === 1 ? "" : "s"}
-            {queue.mine.claimed ? ` and have ${queue.mine.claimed} in progress` : ""}.
-          </p>
-          {queue.finished ? (
-            <p className="text-sm" data-testid="queue-done">
-              Done — {queue.itemCount} item{queue.itemCount === 1 ? "" : "s"},{" "}
-              <Link href={`/projects/${projectId}/agreement?${agreementParams}`} className="text-indigo-700 underline">
-                see agreement
-              </Link>
-            </p>
-          ) : queue.archived ? (
-            <p className="text-sm text-slate-500">This queue is archived: nothing can be claimed from it.</p>
-          ) : !queue.assignment.open ? (
-            <p className="text-sm text-slate-500" data-testid="queue-assigned-elsewhere">
-              This queue is assigned to someone else: only its assignees may review its items.
-            </p>
-          ) : (
-            <StartReviewing projectId={projectId} queueId={queue.id} />
-          )}
-        </Card>
+        <YourPartCard projectId={projectId} queue={queue} agreementParams={agreementParams} />
       ) : (
         <p className="text-sm text-slate-500">Your role ({role}) can follow this queue but not review in it.</p>
       )}
@@ -108,31 +86,92 @@ export default async function QueuePage({ params }: { params: Promise<{ projectI
         </Card>
       )}
       {(project.guidelines || queue.guidelines || roleCan(role, "queues.manage")) && (
-        <Card title="Guidelines">
-          <div className="flex flex-col gap-4">
-            <Guidelines project={project.guidelines} queue={queue.guidelines} />
-            {!project.guidelines && !queue.guidelines && <p className="text-sm text-slate-500">No guidelines yet.</p>}
-            {roleCan(role, "queues.manage") && (
-              <ActionForm action={setQueueGuidelinesAction} submitLabel="Save queue guidelines" variant="secondary">
-                <input type="hidden" name="queueId" value={queue.id} />
-                <label className="flex flex-col gap-1 text-sm">
-                  <span className="font-medium">This queue&apos;s guidelines (Markdown)</span>
-                  <textarea
-                    name="guidelines"
-                    defaultValue={queue.guidelines}
-                    rows={5}
-                    maxLength={20000}
-                    className="rounded-md border border-slate-300 px-2 py-1.5 font-mono text-xs"
-                    data-testid="queue-guidelines-input"
-                  />
-                </label>
-              </ActionForm>
-            )}
-          </div>
-        </Card>
+        <GuidelinesCard
+          projectId={projectId}
+          queue={queue}
+          projectGuidelines={project.guidelines}
+          canManage={roleCan(role, "queues.manage")}
+        />
       )}
       <QueueAboutCard projectId={projectId} queue={queue} run={run} catalogue={catalogue} />
     </div>
+  );
+}
+
+type Queue = Awaited<ReturnType<typeof getQueue>>;
+
+/** A reviewer's part: what they submitted and hold, then the way in (or why there is none: done, archived, assigned). */
+function YourPartCard({
+  projectId,
+  queue,
+  agreementParams,
+}: {
+  projectId: string;
+  queue: Queue;
+  agreementParams: string;
+}) {
+  return (
+    <Card title="Your part">
+      <p className="mb-3 text-sm" data-testid="my-queue-count">
+        You have submitted {queue.mine.done} item{queue.mine.done === 1 ? "" : "s"}
+        {queue.mine.claimed ? ` and have ${queue.mine.claimed} in progress` : ""}.
+      </p>
+      {queue.finished ? (
+        <p className="text-sm" data-testid="queue-done">
+          Done — {queue.itemCount} item{queue.itemCount === 1 ? "" : "s"},{" "}
+          <Link href={`/projects/${projectId}/agreement?${agreementParams}`} className="text-indigo-700 underline">
+            see agreement
+          </Link>
+        </p>
+      ) : queue.archived ? (
+        <p className="text-sm text-slate-500">This queue is archived: nothing can be claimed from it.</p>
+      ) : !queue.assignment.open ? (
+        <p className="text-sm text-slate-500" data-testid="queue-assigned-elsewhere">
+          This queue is assigned to someone else: only its assignees may review its items.
+        </p>
+      ) : (
+        <StartReviewing projectId={projectId} queueId={queue.id} />
+      )}
+    </Card>
+  );
+}
+
+/** The project's and the queue's guidelines, and for managers the queue's own to edit. */
+function GuidelinesCard({
+  projectId,
+  queue,
+  projectGuidelines,
+  canManage,
+}: {
+  projectId: string;
+  queue: Queue;
+  projectGuidelines: string;
+  canManage: boolean;
+}) {
+  return (
+    <Card title="Guidelines">
+      <div className="flex flex-col gap-4">
+        <Guidelines project={projectGuidelines} queue={queue.guidelines} />
+        {!projectGuidelines && !queue.guidelines && <p className="text-sm text-slate-500">No guidelines yet.</p>}
+        {canManage && (
+          <ActionForm action={setQueueGuidelinesAction} submitLabel="Save queue guidelines" variant="secondary">
+            <input type="hidden" name="projectId" value={projectId} />
+            <input type="hidden" name="queueId" value={queue.id} />
+            <label className="flex flex-col gap-1 text-sm">
+              <span className="font-medium">This queue&apos;s guidelines (Markdown)</span>
+              <textarea
+                name="guidelines"
+                defaultValue={queue.guidelines}
+                rows={5}
+                maxLength={20000}
+                className="rounded-md border border-slate-300 px-2 py-1.5 font-mono text-xs"
+                data-testid="queue-guidelines-input"
+              />
+            </label>
+          </ActionForm>
+        )}
+      </div>
+    </Card>
   );
 }
 

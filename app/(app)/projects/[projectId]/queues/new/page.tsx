@@ -4,11 +4,11 @@ import { ProjectPageHeader } from "@/components/project-page-header";
 import { NewQueueForm } from "@/components/queues/new-queue-form";
 import { prisma } from "@/lib/db/prisma";
 import { itemQueueTypeForms } from "@/lib/queues/queue-form-choices";
-import { listRuns } from "@/lib/judge/runs";
+import { listRuns } from "@/lib/judge/runs/runs";
 import { searchParamsObject, videoFilterSchema, videoSorts } from "@/lib/videos/video-filter";
-import { runNameOfRow } from "@/lib/runs/run-name";
-import { runPickerLabels } from "@/lib/runs/run-option-labels";
-import { ensembleSettingsOf } from "@/lib/ensembles/ensemble-settings";
+import { runNameOfRow } from "@/lib/run-records/run-name";
+import { runPickerLabels } from "@/lib/judge/runs/run-option-labels";
+import { ensembleSettingsOf } from "@/lib/judge/runs/ensemble-settings";
 
 /** Owners make a queue from the video list's filter (carried in the query string). */
 export default async function NewQueuePage({
@@ -19,15 +19,15 @@ export default async function NewQueuePage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor, catalogue } = await requirePageProjectAccess(projectId, "queues.manage");
+  const { catalogue, access } = await requirePageProjectAccess(projectId, "queues.manage");
   const raw = searchParamsObject(await searchParams);
   const parsed = videoFilterSchema(catalogue).safeParse(raw);
   const filter = parsed.success ? parsed.data : {};
   const sort = videoSorts(catalogue).find((s) => s === raw.sort) ?? "path";
   const dir = raw.dir === "desc" ? "desc" : "asc";
-  const itemScopes = await itemQueueTypeForms(prisma, actor, projectId, catalogue);
-  const runs = await listRuns(prisma, actor, projectId);
-  // The picker tells runs apart by task and by what differs between them (lib/runs/run-option-labels).
+  const itemScopes = await itemQueueTypeForms(prisma, access, catalogue);
+  const runs = await listRuns(prisma, access);
+  // The picker tells runs apart by task and by what differs between them (lib/judge/runs/run-option-labels).
   const runLabels = await runPickerLabels(
     prisma,
     projectId,

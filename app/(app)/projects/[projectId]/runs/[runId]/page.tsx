@@ -1,16 +1,16 @@
-import Link from "next/link";
 import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { RunProgress } from "@/components/judge/run-progress";
 import { RunCost } from "@/components/judge/run-cost";
 import { RunTitleBar } from "@/components/judge/run-title-bar";
+import { EnsembleMembershipNote, RunPromptsAndLinks } from "@/components/judge/run-page-sections";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { isAppErrorCode } from "@/lib/errors";
-import { runOverview } from "@/lib/judge/run-overview";
-import { runResultsLinkOf } from "@/lib/tasks/task-display";
+import { runOverview } from "@/lib/judge/runs/run-overview";
+import { runResultsLinkOf } from "@/lib/task-modules/task-display";
 import { labelNextCriteria } from "@/lib/label-next/label-next";
-import { runNameOfRow } from "@/lib/runs/run-name";
+import { runNameOfRow } from "@/lib/run-records/run-name";
 import { runPromptVersions } from "@/lib/prompt-versions/prompt-versions";
 import { ensembleMembershipOf, ensembleRunReport } from "@/lib/ensembles/ensemble-report";
 import { EnsembleSummary } from "@/components/ensembles/ensemble-summary";
@@ -37,8 +37,8 @@ export default async function RunPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId, runId } = await params;
-  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
-  const overview = await runOverview(prisma, actor, projectId, runId).catch((error: unknown) => {
+  const { actor, role, catalogue, access } = await requirePageProjectAccess(projectId);
+  const overview = await runOverview(prisma, access, runId).catch((error: unknown) => {
     if (isAppErrorCode(error, "not_found")) notFound();
     throw error;
   });
@@ -46,11 +46,11 @@ export default async function RunPage({
   // A rubric run over items lists its items' values (filter and sort in the search params; a bad one is ignored).
   const itemQuery = rubricItemValuesQuerySchema.safeParse(searchParamsObject(await searchParams));
   const [promptVersions, ensemble, membership, itemList, project, spanFailures] = await Promise.all([
-    runPromptVersions(prisma, actor, runId),
-    ensembleRunReport(prisma, actor, runId),
+    runPromptVersions(prisma, access, runId),
+    ensembleRunReport(prisma, access, runId),
     ensembleMembershipOf(prisma, runId),
-    rubricItemValues(prisma, actor, projectId, runId, itemQuery.success ? itemQuery.data : {}),
-    getProject(prisma, actor, projectId),
+    rubricItemValues(prisma, access, runId, itemQuery.success ? itemQuery.data : {}),
+    getProject(prisma, access),
     judgeSpanFailuresOfRun(prisma, runId),
   ]);
   const runTask = catalogue.findTask(run.pipeline);
@@ -82,53 +82,16 @@ export default async function RunPage({
       {ensemble && (
         <EnsembleSummary projectId={projectId} report={ensemble} canManageQueues={roleCan(role, "queues.manage")} />
       )}
-      {membership && (
-        <p className="text-sm" data-testid="ensemble-membership">
-          {membership.kind === "samples" ? "Sample" : "Judge"} {membership.memberIndex + 1} of{" "}
-          <Link href={`/projects/${projectId}/runs/${membership.parentRunId}`} className="text-indigo-700 underline">
-            an ensemble run
-          </Link>
-          : its scores are combined there.
-        </p>
-      )}
-      <div className="flex flex-wrap items-baseline gap-3 text-sm" data-testid="run-prompt-versions">
-        <span className="text-slate-500">Prompts:</span>
-        {promptVersions.length === 0 ? (
-          <span>every template shipped</span>
-        ) : (
-          promptVersions.map((v) => (
-            <span key={v.id} className="rounded bg-amber-50 px-2 py-0.5" title={v.note}>
-              {v.templateId} <code>{v.hash.slice(0, 12)}</code> (edited)
-            </span>
-          ))
-        )}
-        <Link href={`/projects/${projectId}/prompts?pipeline=${run.pipeline}`} className="text-indigo-700 underline">
-          prompt versions
-        </Link>
-        {itemList && (
-          <a href="#items" className="ml-auto text-indigo-700 underline" data-testid="rubric-item-values-link">
-            items ({itemList.total})
-          </a>
-        )}
-        {hasLeaderboard && (
-          <Link
-            href={`/projects/${projectId}/runs/${runId}/leaderboard`}
-            className="ml-auto text-indigo-700 underline"
-            data-testid="leaderboard-link"
-          >
-            leaderboard by model
-          </Link>
-        )}
-        {canPlanLabels && (
-          <Link
-            href={`/projects/${projectId}/runs/${runId}/label-next`}
-            className={`${hasLeaderboard ? "" : "ml-auto "}text-indigo-700 underline`}
-            data-testid="label-next-link"
-          >
-            what to label next
-          </Link>
-        )}
-      </div>
+      {membership && <EnsembleMembershipNote projectId={projectId} membership={membership} />}
+      <RunPromptsAndLinks
+        projectId={projectId}
+        runId={runId}
+        pipeline={run.pipeline}
+        promptVersions={promptVersions}
+        itemCount={itemList ? itemList.total : null}
+        hasLeaderboard={hasLeaderboard}
+        canPlanLabels={canPlanLabels}
+      />
       {roleCan(role, "export.read") && (
         <section className="flex flex-col gap-1" data-testid="run-exports">
           <h2 className="text-sm font-medium text-slate-700">Export this run</h2>

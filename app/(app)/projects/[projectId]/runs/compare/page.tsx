@@ -5,9 +5,9 @@ import { RunComparisonView } from "@/components/judge/run-comparison-view";
 import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
 import { prisma } from "@/lib/db/prisma";
 import { isAppErrorCode } from "@/lib/errors";
-import { compareRuns, runComparisonQuerySchema, type RunComparison } from "@/lib/judge/run-comparison";
-import { listRuns } from "@/lib/judge/runs";
-import { runNameOfRow } from "@/lib/runs/run-name";
+import { compareRuns, runComparisonQuerySchema, type RunComparison } from "@/lib/run-comparison/run-comparison";
+import { listRuns } from "@/lib/judge/runs/runs";
+import { runNameOfRow } from "@/lib/run-records/run-name";
 import { WithheldError } from "@/lib/visibility/withheld";
 
 /** Runs of one task side by side (`?runs=a,b`; the picker sends `runs` once per run). */
@@ -19,10 +19,10 @@ export default async function CompareRunsPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId } = await params;
-  const { actor, catalogue } = await requirePageProjectAccess(projectId, "export.read");
+  const { catalogue, access } = await requirePageProjectAccess(projectId, "export.read");
   const raw = (await searchParams).runs;
   const picked = (Array.isArray(raw) ? raw : raw ? [raw] : []).join(",");
-  const runs = await listRuns(prisma, actor, projectId);
+  const runs = await listRuns(prisma, access);
   let comparison: RunComparison | null = null;
   let problem: string | null = null;
   let withheld: WithheldError | null = null;
@@ -31,7 +31,7 @@ export default async function CompareRunsPage({
     if (!parsed.success) problem = parsed.error.issues.map((i) => i.message).join(" ");
     else {
       try {
-        comparison = await compareRuns(prisma, actor, projectId, parsed.data);
+        comparison = await compareRuns(prisma, access, parsed.data);
       } catch (error) {
         if (error instanceof WithheldError) withheld = error;
         else if (isAppErrorCode(error, "not_found") || isAppErrorCode(error, "invalid_request"))

@@ -1,8 +1,9 @@
 import { notFound } from "next/navigation";
 import { requirePageProjectAccess } from "@/app/_server/actor";
-import { EmptyState } from "@/components/empty-state";
 import {
+  NoFramesYet,
   VideoAboutCard,
+  VideoErrorNotice,
   VideoItemListCards,
   VideoPromptCard,
   VideoTitleBar,
@@ -12,8 +13,8 @@ import { VideoWorkspace } from "@/components/videos/video-workspace";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { isAppError, isAppErrorCode } from "@/lib/errors";
-import { videoRuns } from "@/lib/judge/video-runs";
-import { runPickerLabels } from "@/lib/runs/run-option-labels";
+import { videoRuns } from "@/lib/judge/runs/video-runs";
+import { runPickerLabels } from "@/lib/judge/runs/run-option-labels";
 import { getStorage } from "@/lib/storage/storage";
 import { videoItemLists } from "@/lib/tasks/video-item-lists";
 import { promptSampleCount } from "@/lib/videos/compare-samples";
@@ -35,31 +36,31 @@ export default async function VideoPage({
   const requestedRun = search.runId;
   // The video list this page was opened from (its filter and order), carried as `list`; else the whole list.
   const list = typeof search.list === "string" ? search.list : "";
-  const { actor, role, catalogue } = await requirePageProjectAccess(projectId);
+  const { actor, role, catalogue, access } = await requirePageProjectAccess(projectId);
   const listQuery = videoListQuerySchema(catalogue).safeParse(searchParamsObject(new URLSearchParams(list)));
-  const video = await getVideoDetail({ prisma, storage: getStorage() }, actor, videoId).catch((error: unknown) => {
+  const video = await getVideoDetail({ prisma, storage: getStorage() }, access, videoId).catch((error: unknown) => {
     if (isAppErrorCode(error, "not_found")) notFound();
     throw error;
   });
   if (video.projectId !== projectId) notFound();
   const frameSet = video.frameSets.at(-1);
   const [runs, sampleCount, itemLists, neighbours, edits, spanLabels] = await Promise.all([
-    videoRuns(prisma, actor, video.id),
-    promptSampleCount(prisma, actor, video.id),
+    videoRuns(prisma, access, video.id),
+    promptSampleCount(prisma, access, video.id),
     // The tasks' items of this video (say, the items a task attaches to it), each task's list read from the registry.
-    videoItemLists(prisma, actor, projectId, video.id, catalogue),
+    videoItemLists(prisma, access, video.id, catalogue),
     // A list link whose filter no longer applies (a deleted run, a filter the run's task lacks) shows no neighbours.
     listQuery.success
-      ? videoNeighbours(prisma, actor, projectId, listQuery.data, video.id, catalogue).catch((error: unknown) => {
+      ? videoNeighbours(prisma, access, listQuery.data, video.id, catalogue).catch((error: unknown) => {
           if (isAppError(error)) return null;
           throw error;
         })
       : null,
-    videoEditHistory(prisma, actor, video.id),
+    videoEditHistory(prisma, access, video.id),
     // The project's own span labels: the span editor's tracks when the shown run's task has none.
-    readProjectSpanLabels(prisma, actor, projectId),
+    readProjectSpanLabels(prisma, access),
   ]);
-  // The run selector tells runs apart by task and by what differs between them (lib/runs/run-option-labels).
+  // The run selector tells runs apart by task and by what differs between them (lib/judge/runs/run-option-labels).
   const runLabels = await runPickerLabels(
     prisma,
     projectId,
@@ -86,26 +87,8 @@ export default async function VideoPage({
           total={neighbours.total}
         />
       )}
-      {video.error && (
-        <p
-          role="alert"
-          className="rounded-md border border-red-200 bg-red-50 p-3 text-sm text-red-800"
-          data-testid="video-error"
-        >
-          {video.error}
-        </p>
-      )}
-      {!frameSet && (
-        <EmptyState title="No frames yet">
-          {roleCan(role, "videos.import") ? (
-            <a href={`/projects/${projectId}/pending`} className="text-indigo-700 underline">
-              Extract frames for pending videos
-            </a>
-          ) : (
-            "An owner extracts them on the Extract pending page."
-          )}
-        </EmptyState>
-      )}
+      {video.error && <VideoErrorNotice error={video.error} />}
+      {!frameSet && <NoFramesYet projectId={projectId} canExtract={roleCan(role, "videos.import")} />}
       <VideoWorkspace
         videoId={video.id}
         videoUrl={video.url}

@@ -1,7 +1,7 @@
 import { endpointLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { testEndpoint } from "@/lib/judge/endpoint-test";
-import { endpointIdSchema } from "@/lib/judge/endpoint-lifecycle";
+import { testEndpoint } from "@/lib/judge/endpoints/endpoint-test";
+import { endpointIdSchema } from "@/lib/judge/endpoints/endpoint-lifecycle";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /**
@@ -21,6 +21,6 @@ export const POST = withProjectOf(
       ),
     ],
   },
-  async ({ prisma, actor, record, request }) =>
-    Response.json(await testEndpoint(prisma, actor, record.id, { signal: request.signal })),
+  async ({ prisma, access, record, request }) =>
+    Response.json(await testEndpoint(prisma, access, record.id, { signal: request.signal })),
 );

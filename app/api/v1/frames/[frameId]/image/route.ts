@@ -2,7 +2,7 @@ import { frameLookup } from "@/lib/api/project-lookups";
 import { rangeResponse } from "@/lib/api/range";
 import { withProjectOf } from "@/lib/api/with-project";
 import { appDeps } from "@/lib/videos/app-deps";
-import { frameForActor } from "@/lib/videos/queries";
+import { projectFrame } from "@/lib/videos/queries";
 import { download } from "@/lib/api/openapi/route-builders";
 
 export const GET = withProjectOf(
@@ -16,9 +16,9 @@ export const GET = withProjectOf(
     ],
     errors: [416],
   },
-  async ({ actor, record, request }) => {
+  async ({ access, record, request }) => {
     const deps = appDeps();
-    const frame = await frameForActor(deps, actor, record.id);
+    const frame = await projectFrame(deps, access, record.id);
     return rangeResponse(request, frame.sizeBytes, (range) => deps.storage.get(frame.storageKey, range), {
       "content-type": "image/jpeg",
       etag: `"${frame.sha256}"`,

@@ -12,7 +12,7 @@ export const GET = withProject(
     summary: "The project's judge alignments, newest first",
     responses: [ok("`{alignments: [{id, status, progress, …}]}`.")],
   },
-  async ({ prisma, actor, project }) => Response.json({ alignments: await listAlignments(prisma, actor, project.id) }),
+  async ({ prisma, access }) => Response.json({ alignments: await listAlignments(prisma, access) }),
 );
 
 /**
@@ -30,15 +30,8 @@ export const POST = withProject(
     body: { kind: "json", schema: startAlignmentSchema },
     responses: [created("The queued alignment `{id, status}`.")],
   },
-  async ({ prisma, actor, project, body }) => {
-    const started = await startAlignment(
-      prisma,
-      appAlignmentQueue(),
-      actor,
-      project.id,
-      body,
-      builtInCatalogue().pipelines,
-    );
+  async ({ prisma, access, body }) => {
+    const started = await startAlignment(prisma, appAlignmentQueue(), access, body, builtInCatalogue().pipelines);
     return Response.json(started, { status: 201 });
   },
 );

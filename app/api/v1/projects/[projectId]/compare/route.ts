@@ -12,8 +12,8 @@ export const GET = withProject(
     query: { readBy: "handler", schema: compareQuerySchema },
     responses: [ok("The samples.")],
   },
-  async ({ prisma, request, actor, project }) => {
+  async ({ access, prisma, request }) => {
     const query = compareQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
-    return Response.json(await compareSamples(prisma, actor, project.id, query));
+    return Response.json(await compareSamples(prisma, access, query));
   },
 );

@@ -12,5 +12,5 @@ export const GET = withProject(
     query: completenessQuerySchema,
     responses: [ok("The report.")],
   },
-  async ({ actor, project, query }) => Response.json(await projectCompleteness(appDeps(), actor, project.id, query)),
+  async ({ access, query }) => Response.json(await projectCompleteness(appDeps(), access, query)),
 );

@@ -1,6 +1,6 @@
 import { withProject } from "@/lib/api/with-project";
-import { createEndpoint, listEndpoints } from "@/lib/judge/endpoints";
-import { endpointInputSchema } from "@/lib/judge/endpoint-input.validation";
+import { createEndpoint, listEndpoints } from "@/lib/judge/endpoints/endpoints";
+import { endpointInputSchema } from "@/lib/judge/endpoints/endpoint-input.validation";
 import { z } from "zod";
 import { ok, created } from "@/lib/api/openapi/route-builders";
 import { idResponseSchema } from "@/lib/api/openapi/responses";
@@ -17,9 +17,9 @@ export const GET = withProject(
     },
     responses: [ok("`{endpoints: [...]}`.")],
   },
-  async ({ prisma, request, actor, project }) => {
+  async ({ prisma, request, access }) => {
     const includeArchived = new URL(request.url).searchParams.get("archived") === "1";
-    return Response.json({ endpoints: await listEndpoints(prisma, actor, project.id, { includeArchived }) });
+    return Response.json({ endpoints: await listEndpoints(prisma, access, { includeArchived }) });
   },
 );
 
@@ -33,8 +33,8 @@ export const POST = withProject(
     body: { kind: "json", schema: endpointInputSchema },
     responses: [created("The endpoint's id.", idResponseSchema)],
   },
-  async ({ prisma, actor, project, body }) => {
-    const endpoint = await createEndpoint(prisma, actor, project.id, body);
+  async ({ prisma, access, body }) => {
+    const endpoint = await createEndpoint(prisma, access, body);
     return Response.json({ id: endpoint.id }, { status: 201 });
   },
 );

@@ -11,9 +11,8 @@ export const GET = withProject(
     query: exportQuerySchema,
     responses: [download("The export, as an attachment.", ["text/csv", "application/x-ndjson"])],
   },
-  async ({ prisma, actor, project, query, catalogue }) => {
-    const projectId = project.id;
-    const { stream, contentType, filename } = await projectExport(prisma, actor, projectId, query, catalogue);
+  async ({ prisma, access, query, catalogue }) => {
+    const { stream, contentType, filename } = await projectExport(prisma, access, query, catalogue);
     return new Response(stream, {
       headers: {
         "content-type": contentType,

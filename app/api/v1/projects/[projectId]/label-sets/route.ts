@@ -1,5 +1,5 @@
 import { withProject } from "@/lib/api/with-project";
-import { readMultipart } from "@/lib/api/multipart";
+import { readMultipart } from "@/lib/format/multipart";
 
 import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
 import {
@@ -8,9 +8,10 @@ import {
   importVbenchResults,
   listLabelSets,
 } from "@/lib/label-sets/label-sets";
-import { MAX_LABEL_SET_BYTES } from "@/lib/label-sets/label-sets.validation";
+import { labelSetListAnswerSchema, MAX_LABEL_SET_BYTES } from "@/lib/label-sets/label-sets.validation";
 import { isSpanImportFormatId } from "@/lib/spans/span-files/span-file-formats";
 import { importSpanLabelSet, labelSetImportFields } from "@/lib/spans/span-files/span-import";
+import { labelSetImportDoneSchema, labelSetImportDryRunSchema } from "@/lib/spans/span-files/span-import.types";
 import { PROJECT_SPAN_TASK } from "@/lib/spans/span-types";
 import { appDeps } from "@/lib/videos/app-deps";
 import { ok, importAnswers } from "@/lib/api/openapi/route-builders";
@@ -19,9 +20,9 @@ export const GET = withProject(
   "project.view",
   {
     summary: "The label sets",
-    responses: [ok("`{labelSets: [...]}`.")],
+    responses: [ok("`{labelSets: [...]}`.", labelSetListAnswerSchema)],
   },
-  async ({ prisma, actor, project }) => Response.json({ labelSets: await listLabelSets(prisma, actor, project.id) }),
+  async ({ prisma, access }) => Response.json({ labelSets: await listLabelSets(prisma, access) }),
 );
 
 /**
@@ -43,11 +44,13 @@ export const POST = withProject(
       fields: labelSetImportFields,
       files: { file: "The label sheet (.xlsx), VBench results (JSON), or generic CSV/JSONL." },
     },
-    responses: importAnswers("the label set"),
+    responses: importAnswers("the label set", {
+      dryRun: labelSetImportDryRunSchema,
+      imported: labelSetImportDoneSchema,
+    }),
     errors: [413],
   },
-  async ({ prisma, request, actor, project, catalogue }) => {
-    const projectId = project.id;
+  async ({ prisma, request, access, catalogue }) => {
     let upload: { name: string; bytes: Uint8Array } | null = null;
     const fields = await readMultipart(request, async (file) => {
       const chunks: Buffer[] = [];
@@ -67,8 +70,7 @@ export const POST = withProject(
     if (isSpanImportFormatId(input.format)) {
       const result = await importSpanLabelSet(
         appDeps(),
-        actor,
-        projectId,
+        access,
         {
           file: file.bytes,
           fileName: file.name,
@@ -85,8 +87,7 @@ export const POST = withProject(
     if (input.format === "generic") {
       const result = await importGenericLabels(
         prisma,
-        actor,
-        projectId,
+        access,
         {
           file: file.bytes,
           fileName: file.name,
@@ -100,7 +101,7 @@ export const POST = withProject(
       return Response.json(result, { status: result.dryRun ? 200 : 201 });
     }
     if (input.format === "vbench") {
-      const result = await importVbenchResults(prisma, actor, projectId, {
+      const result = await importVbenchResults(prisma, access, {
         file: file.bytes,
         fileName: file.name,
         name: input.name,
@@ -111,8 +112,7 @@ export const POST = withProject(
     }
     const result = await importTaskLabelSet(
       prisma,
-      actor,
-      projectId,
+      access,
       input.format,
       {
         file: file.bytes,

@@ -9,7 +9,7 @@ export const GET = withProject(
     summary: "The project's members",
     responses: [ok("`{members: [...]}`.")],
   },
-  async ({ prisma, actor, project }) => Response.json({ members: await listMembers(prisma, actor, project.id) }),
+  async ({ prisma, access }) => Response.json({ members: await listMembers(prisma, access) }),
 );
 
 export const POST = withProject(
@@ -20,9 +20,8 @@ export const POST = withProject(
     body: { kind: "json", schema: addMemberBodySchema },
     responses: [created("`{members: [...]}`, the members after the change.")],
   },
-  async ({ prisma, actor, project, body: input }) => {
-    const projectId = project.id;
-    await addMember(prisma, actor, { ...input, projectId });
-    return Response.json({ members: await listMembers(prisma, actor, projectId) }, { status: 201 });
+  async ({ prisma, access, body: input }) => {
+    await addMember(prisma, access, { ...input, projectId: access.projectId });
+    return Response.json({ members: await listMembers(prisma, access) }, { status: 201 });
   },
 );

@@ -1,5 +1,5 @@
 import { withProject } from "@/lib/api/with-project";
-import { readMultipart } from "@/lib/api/multipart";
+import { readMultipart } from "@/lib/format/multipart";
 
 import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
 import { appDeps } from "@/lib/videos/app-deps";
@@ -17,7 +17,7 @@ export const GET = withProject(
     summary: "The project's prompt lists",
     responses: [ok("`{promptLists: [...]}`.")],
   },
-  async ({ actor, project }) => Response.json({ promptLists: await listPromptLists(appDeps(), actor, project.id) }),
+  async ({ access }) => Response.json({ promptLists: await listPromptLists(appDeps(), access) }),
 );
 
 /**
@@ -36,9 +36,8 @@ export const POST = withProject(
     responses: [created("The stored list.")],
     errors: [413],
   },
-  async ({ request, actor, project }) => {
+  async ({ access, request }) => {
     const deps = appDeps();
-    const projectId = project.id;
     const { dryRun } = promptListQuerySchema.parse(Object.fromEntries(new URL(request.url).searchParams));
     let upload: { name: string; text: string } | null = null;
     await readMultipart(request, async (file) => {
@@ -54,7 +53,7 @@ export const POST = withProject(
     });
     const file = upload as { name: string; text: string } | null;
     if (!file) throw new ValidationError('Send the prompt list as a multipart part named "file".');
-    const saved = await savePromptList(deps, actor, projectId, file.name, file.text, { dryRun: dryRun === "true" });
+    const saved = await savePromptList(deps, access, file.name, file.text, { dryRun: dryRun === "true" });
     // 200 for a dry run and for a list the project already has (`duplicateOf`): nothing was created.
     return Response.json(saved, { status: saved.dryRun || saved.duplicateOf ? 200 : 201 });
   },

@@ -1,5 +1,5 @@
 import { withProject } from "@/lib/api/with-project";
-import { pipelineQuerySchema } from "@/lib/judge/endpoints.validation";
+import { pipelineQuerySchema } from "@/lib/judge/runs/run-input.validation";
 import { pipelinePromptVersions, savePromptVersion } from "@/lib/prompt-versions/prompt-versions";
 import { savePromptVersionSchema } from "@/lib/prompt-versions/prompt-versions.validation";
 import { ok, created } from "@/lib/api/openapi/route-builders";
@@ -13,9 +13,9 @@ export const GET = withProject(
     query: { readBy: "handler", schema: pipelineQuerySchema },
     responses: [ok("`{pipeline, templates}`.")],
   },
-  async ({ prisma, request, actor, project, catalogue }) => {
+  async ({ prisma, request, access, catalogue }) => {
     const { pipeline } = pipelineQuerySchema(catalogue).parse(Object.fromEntries(new URL(request.url).searchParams));
-    const templates = await pipelinePromptVersions(prisma, actor, project.id, catalogue.pipelines[pipeline]!);
+    const templates = await pipelinePromptVersions(prisma, access, catalogue.pipelines[pipeline]!);
     return Response.json({ pipeline, templates });
   },
 );
@@ -31,8 +31,8 @@ export const POST = withProject(
       created("The new version (`created: true`)."),
     ],
   },
-  async ({ prisma, actor, project, body: input }) => {
-    const version = await savePromptVersion(prisma, actor, project.id, input);
+  async ({ prisma, access, body: input }) => {
+    const version = await savePromptVersion(prisma, access, input);
     return Response.json(version, { status: version.created ? 201 : 200 });
   },
 );

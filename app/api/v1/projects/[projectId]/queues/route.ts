@@ -5,6 +5,7 @@ import { archivedFlagSchema, createQueueSchema } from "@/lib/queues/queues.valid
 import { z } from "zod";
 import { ok, created } from "@/lib/api/openapi/route-builders";
 import { createdQueueResponseSchema } from "@/lib/api/openapi/responses";
+import { queueListAnswerSchema } from "@/lib/queues/list-queues.types";
 
 /** `?archived=1`: the archived queues instead of the open ones. */
 export const GET = withProject(
@@ -13,12 +14,12 @@ export const GET = withProject(
     summary: "The project's queues with progress",
     // Read by the handler: `archived` alone, parsed as it comes (an empty one is not left out; an error names no field).
     query: { readBy: "handler", schema: z.object({ archived: archivedFlagSchema }) },
-    responses: [ok("`{queues: [...]}`.")],
+    responses: [ok("`{queues: [...]}`.", queueListAnswerSchema)],
   },
-  async ({ prisma, request, actor, project }) => {
+  async ({ prisma, request, access }) => {
     const archived = archivedFlagSchema.parse(new URL(request.url).searchParams.get("archived") ?? undefined);
     return Response.json({
-      queues: await listQueues(prisma, actor, project.id, { archived: archived === "1" || archived === "true" }),
+      queues: await listQueues(prisma, access, { archived: archived === "1" || archived === "true" }),
     });
   },
 );
@@ -34,8 +35,8 @@ export const POST = withProject(
     body: { kind: "json", schema: createQueueSchema },
     responses: [created("The queue.", createdQueueResponseSchema)],
   },
-  async ({ prisma, actor, project, body: input, catalogue }) => {
-    const queue = await createQueue(prisma, actor, project.id, input, catalogue);
+  async ({ prisma, access, body: input, catalogue }) => {
+    const queue = await createQueue(prisma, access, input, catalogue);
     return Response.json(
       { id: queue.id, name: queue.name, runId: queue.runId, itemCount: queue.itemCount },
       { status: 201 },

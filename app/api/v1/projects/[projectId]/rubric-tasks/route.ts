@@ -10,8 +10,7 @@ export const GET = withProject(
     summary: "The project's rubric tasks",
     responses: [ok("`{rubricTasks: [...]}`, each with its latest version and run count.")],
   },
-  async ({ prisma, actor, project }) =>
-    Response.json({ rubricTasks: await listRubricTasks(prisma, actor, project.id) }),
+  async ({ prisma, access }) => Response.json({ rubricTasks: await listRubricTasks(prisma, access) }),
 );
 
 /** `{"definition"}` or `{"file"}` (JSON or YAML text), owners: the task with its version 1 (201); a bad definition → 400 naming each field. */
@@ -24,8 +23,8 @@ export const POST = withProject(
     body: { kind: "json", schema: rubricBodySchema },
     responses: [created("`{id, key, name, pipeline, version}`.")],
   },
-  async ({ prisma, actor, project, body }) => {
-    const task = await createRubricTask(prisma, actor, project.id, body);
+  async ({ prisma, access, body }) => {
+    const task = await createRubricTask(prisma, access, body);
     return Response.json(task, { status: 201 });
   },
 );

@@ -1,7 +1,9 @@
 import { withProject } from "@/lib/api/with-project";
+import { appContext } from "@/lib/app-context/app-context";
 import { appJudgeQueue } from "@/lib/judge/app-judge";
-import { listRuns } from "@/lib/judge/runs";
-import { runRequestSchema, startRunRequest } from "@/lib/judge/run-manifest";
+import { listRuns } from "@/lib/judge/runs/runs";
+import { runRequestSchema, startRunRequest } from "@/lib/judge/runs/run-manifest";
+import { runDryRunAnswerSchema } from "@/lib/judge/runs/runs.types";
 import { ok, created } from "@/lib/api/openapi/route-builders";
 
 export const GET = withProject(
@@ -10,7 +12,7 @@ export const GET = withProject(
     summary: "The project's runs",
     responses: [ok("`{runs: [...]}`.")],
   },
-  async ({ prisma, actor, project }) => Response.json({ runs: await listRuns(prisma, actor, project.id) }),
+  async ({ prisma, access }) => Response.json({ runs: await listRuns(prisma, access) }),
 );
 
 /**
@@ -32,16 +34,16 @@ export const POST = withProject(
       ),
       ok(
         "A dry run: `{dryRun: true, videos, withoutFramesCount, beingDeletedCount, estimate, estimateError}` (`estimate` null with `estimateError` when a template would not render).",
+        runDryRunAnswerSchema,
       ),
     ],
     // A video deleted while the run was starting: nothing saved, start again.
     errors: [404, 409],
   },
-  async ({ prisma, actor, project, body, catalogue }) => {
+  async ({ prisma, access, body, catalogue }) => {
     const run = await startRunRequest(
-      { prisma, queue: appJudgeQueue(), pipelines: catalogue.pipelines },
-      actor,
-      project.id,
+      { prisma, queue: appJudgeQueue(), pipelines: catalogue.pipelines, startEnsemble: appContext().startEnsemble },
+      access,
       catalogue,
       body,
     );

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { withProject } from "@/lib/api/with-project";
 import { ok } from "@/lib/api/openapi/route-builders";
-import { projectSpanLabelsSchema } from "@/lib/spans/span-labels";
+import { projectSpanLabelsSchema, spanLabelsAnswerSchema } from "@/lib/spans/span-labels";
 import { readProjectSpanLabels, setProjectSpanLabels } from "@/lib/spans/project-span-labels";
 
 const spanLabelsBodySchema = z.object({ labels: projectSpanLabelsSchema }).strict();
@@ -9,9 +9,11 @@ const spanLabelsBodySchema = z.object({ labels: projectSpanLabelsSchema }).stric
 /** The project's own span labels (task "project"). */
 export const GET = withProject(
   "project.view",
-  { summary: "The project's own span labels", responses: [ok("`{labels: [{id, label, definition}]}`.")] },
-  async ({ prisma, actor, project }) =>
-    Response.json({ labels: await readProjectSpanLabels(prisma, actor, project.id) }),
+  {
+    summary: "The project's own span labels",
+    responses: [ok("`{labels: [{id, label, definition}]}`.", spanLabelsAnswerSchema)],
+  },
+  async ({ prisma, access }) => Response.json({ labels: await readProjectSpanLabels(prisma, access) }),
 );
 
 /** Replaces the project's own span labels (owners); a label spans still carry stays (409). */
@@ -22,9 +24,9 @@ export const PUT = withProject(
     description:
       "`{labels: [{id, label, definition}]}`, at most 200, each id once. Removing a label that spans carry → 409 `labels_in_use` naming it.",
     body: { kind: "json", schema: spanLabelsBodySchema },
-    responses: [ok("`{labels}` as saved.")],
+    responses: [ok("`{labels}` as saved.", spanLabelsAnswerSchema)],
     errors: [409],
   },
-  async ({ prisma, actor, project, body }) =>
-    Response.json({ labels: await setProjectSpanLabels(prisma, actor, project.id, body.labels) }),
+  async ({ prisma, access, body }) =>
+    Response.json({ labels: await setProjectSpanLabels(prisma, access, body.labels) }),
 );

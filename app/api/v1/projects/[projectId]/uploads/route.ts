@@ -1,7 +1,7 @@
 import { withProject } from "@/lib/api/with-project";
 import { appDeps } from "@/lib/videos/app-deps";
 import { createUploadSession } from "@/lib/videos/upload-sessions";
-import { createUploadSchema } from "@/lib/videos/videos.validation";
+import { createUploadSchema, uploadSessionAnswerSchema } from "@/lib/videos/videos.validation";
 import { created } from "@/lib/api/openapi/route-builders";
 
 /** Starts a resumable upload: `{relativePath, sizeBytes, sha256, model?, metadata?}`. */
@@ -10,9 +10,9 @@ export const POST = withProject(
   {
     summary: "Start a resumable upload",
     body: { kind: "json", schema: createUploadSchema },
-    responses: [created("`{uploadId, receivedBytes, chunkBytes}`.")],
+    responses: [created("`{uploadId, receivedBytes, chunkBytes}`.", uploadSessionAnswerSchema)],
     errors: [409],
   },
-  async ({ actor, project, body: input }) =>
-    Response.json(await createUploadSession(appDeps(), actor, project.id, input), { status: 201 }),
+  async ({ access, body: input }) =>
+    Response.json(await createUploadSession(appDeps(), access, input), { status: 201 }),
 );

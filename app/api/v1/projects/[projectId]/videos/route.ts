@@ -1,6 +1,6 @@
 import { withProject } from "@/lib/api/with-project";
 import { randomUUID } from "node:crypto";
-import { readMultipart } from "@/lib/api/multipart";
+import { readMultipart } from "@/lib/format/multipart";
 
 import { maxUploadBytes } from "@/lib/config/limits";
 import { PayloadTooLargeError, ValidationError } from "@/lib/errors";
@@ -25,9 +25,8 @@ export const GET = withProject(
     query: videoListQuerySchema,
     responses: [ok("`{run, page, pageSize, total, totalExact, nextCursor, prevCursor, videos}`.")],
   },
-  async ({ actor, project, query, catalogue }) => {
-    const projectId = project.id;
-    return Response.json(await browseVideos(appDeps().prisma, actor, projectId, query, catalogue));
+  async ({ access, query, catalogue }) => {
+    return Response.json(await browseVideos(appDeps().prisma, access, query, catalogue));
   },
 );
 
@@ -48,9 +47,8 @@ export const POST = withProject(
     responses: [created("The video.")],
     errors: [409, 413, 422],
   },
-  async ({ request, actor, project }) => {
+  async ({ access, request }) => {
     const deps = appDeps();
-    const projectId = project.id;
     const declared = Number(request.headers.get("content-length") ?? "0");
     if (declared > maxUploadBytes() + 1024 * 1024)
       throw new PayloadTooLargeError(`The upload is larger than the limit of ${maxUploadBytes()} bytes.`);
@@ -87,8 +85,7 @@ export const POST = withProject(
         rejectNulBytes(raw, "metadata");
         metadata = videoMetadataSchema.parse(raw);
       }
-      const video = await registerStoredVideo(deps, actor, {
-        projectId,
+      const video = await registerStoredVideo(deps, access, {
         incomingKey: file.key,
         sha256: file.sha256,
         sizeBytes: file.size,

@@ -10,7 +10,7 @@ export const GET = withProject(
     summary: "The project's webhooks (owners), never their secrets",
     responses: [ok("`{webhooks: [{id, url, description, events, enabled, createdAt, lastDelivery}]}`.")],
   },
-  async ({ prisma, actor, project }) => Response.json({ webhooks: await listWebhooks(prisma, actor, project.id) }),
+  async ({ access, prisma }) => Response.json({ webhooks: await listWebhooks(prisma, access) }),
 );
 
 /** Registers a webhook (owners); the answer carries its signing secret, shown this once. */
@@ -23,6 +23,5 @@ export const POST = withProject(
     body: { kind: "json", schema: createWebhookSchema },
     responses: [created("The webhook with its `secret`.")],
   },
-  async ({ prisma, actor, project, body }) =>
-    Response.json(await createWebhook(prisma, actor, project.id, body), { status: 201 }),
+  async ({ access, prisma, body }) => Response.json(await createWebhook(prisma, access, body), { status: 201 }),
 );

@@ -14,5 +14,5 @@ export const POST = withProjectOf(
     params: { queueId: queueIdSchema },
     responses: [ok("The item's id.", nextItemResponseSchema)],
   },
-  async ({ prisma, actor, record }) => Response.json(await nextItem(prisma, actor, record.id)),
+  async ({ prisma, access, record }) => Response.json(await nextItem(prisma, access, record.id)),
 );

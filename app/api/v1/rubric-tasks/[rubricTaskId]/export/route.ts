@@ -14,9 +14,9 @@ export const GET = withProjectOf(
     query: rubricExportQuerySchema,
     responses: [download("The YAML file, as an attachment.", ["application/yaml"])],
   },
-  async ({ prisma, actor, record, query }) => {
+  async ({ prisma, access, record, query }) => {
     const { version } = query;
-    const file = await rubricTaskFile(prisma, actor, record.id, version);
+    const file = await rubricTaskFile(prisma, access, record.id, version);
     return new Response(file.text, {
       headers: {
         "content-type": "application/yaml; charset=utf-8",

@@ -17,7 +17,7 @@ export const GET = withProjectOf(
     params: { rubricTaskId: rubricTaskIdSchema },
     responses: [ok("`{sets: [...]}`, in import order.")],
   },
-  async ({ prisma, actor, record }) => Response.json({ sets: await listRubricItemSets(prisma, actor, record.id) }),
+  async ({ prisma, access, record }) => Response.json({ sets: await listRubricItemSets(prisma, access, record.id) }),
 );
 
 /**
@@ -35,10 +35,10 @@ export const POST = withProjectOf(
     responses: importAnswers("the item set"),
     errors: [413, 422],
   },
-  async ({ prisma, actor, record, request }) => {
+  async ({ prisma, access, record, request }) => {
     // The scope checked "videos.import" before the body is read: a reviewer's upload is refused unread.
     const { file, fields } = await readItemFileUpload(request, GENERIC_ITEM_FILE);
-    const result = await importRubricItems(prisma, actor, record.id, file, referenceSetFieldsSchema.parse(fields));
+    const result = await importRubricItems(prisma, access, record.id, file, referenceSetFieldsSchema.parse(fields));
     return Response.json(result, { status: result.dryRun ? 200 : 201 });
   },
 );

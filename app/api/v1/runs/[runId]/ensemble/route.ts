@@ -15,5 +15,5 @@ export const GET = withProjectOf(
       ),
     ],
   },
-  async ({ prisma, actor, record }) => Response.json({ ensemble: await ensembleRunReport(prisma, actor, record.id) }),
+  async ({ prisma, access, record }) => Response.json({ ensemble: await ensembleRunReport(prisma, access, record.id) }),
 );

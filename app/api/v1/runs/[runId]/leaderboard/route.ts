@@ -24,8 +24,8 @@ export const GET = withProjectOf(
       withheldAnswer("The leaderboard (every format)"),
     ],
   },
-  async ({ prisma, actor, record, query }) => {
-    const result = await runLeaderboard(prisma, actor, record.id, query);
+  async ({ prisma, access, record, query }) => {
+    const result = await runLeaderboard(prisma, access, record.id, query);
     if (query.format === "json") return Response.json(result, { headers: { "cache-control": "no-store" } });
     const baseName = `leaderboard-${result.run.id}-${result.metric.id.replace(/[^A-Za-z0-9_-]/g, "_")}`;
     if (query.format === "csv") return attachmentResponse(leaderboardCsv(result.leaderboard), "csv", baseName);

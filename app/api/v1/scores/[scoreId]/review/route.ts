@@ -15,8 +15,8 @@ export const PUT = withProjectOf(
     responses: [ok("The judgment.", judgmentResponseSchema)],
     errors: [409],
   },
-  async ({ prisma, actor, record, body }) => {
-    const judgment = await reviewScore(prisma, actor, record.id, body);
+  async ({ prisma, access, record, body }) => {
+    const judgment = await reviewScore(prisma, access, record.id, body);
     return Response.json(savedJudgmentAnswer(judgment));
   },
 );

@@ -4,6 +4,7 @@ import { recordIdSchema } from "@/lib/validation/ids";
 import { appDeps } from "@/lib/videos/app-deps";
 import { videoJson } from "@/lib/videos/queries";
 import { completeUpload } from "@/lib/videos/upload-sessions";
+import { videoAnswerSchema } from "@/lib/videos/videos.validation";
 import { created } from "@/lib/api/openapi/route-builders";
 
 export const POST = withProjectOf(
@@ -11,11 +12,11 @@ export const POST = withProjectOf(
   "videos.import",
   {
     summary: "Finish an upload (its SHA-256 is checked)",
-    responses: [created("The video.")],
+    responses: [created("The video.", videoAnswerSchema)],
     errors: [409, 422],
   },
-  async ({ actor, record }) => {
-    const video = await completeUpload(appDeps(), actor, record.id);
+  async ({ access, record }) => {
+    const video = await completeUpload(appDeps(), access, record.id);
     return Response.json(videoJson(video), { status: 201 });
   },
 );

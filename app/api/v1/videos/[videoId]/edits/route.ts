@@ -11,5 +11,5 @@ export const GET = withProjectOf(
     summary: "The video's field edits, newest first",
     responses: [ok("`{edits: [...]}`.")],
   },
-  async ({ prisma, actor, record }) => Response.json({ edits: await videoEditHistory(prisma, actor, record.id) }),
+  async ({ access, prisma, record }) => Response.json({ edits: await videoEditHistory(prisma, access, record.id) }),
 );

@@ -13,9 +13,9 @@ export const POST = withProjectOf(
     body: { kind: "json", schema: extractionErrorSchema },
     responses: [noContent("Recorded.")],
   },
-  async ({ actor, record, body }) => {
+  async ({ access, record, body }) => {
     const { message } = body;
-    await recordExtractionError(appDeps(), actor, record.id, message);
+    await recordExtractionError(appDeps(), access, record.id, message);
     return new Response(null, { status: 204 });
   },
 );

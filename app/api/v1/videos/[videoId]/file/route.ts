@@ -3,7 +3,7 @@ import { rangeResponse } from "@/lib/api/range";
 import { withProjectOf } from "@/lib/api/with-project";
 import { NotFoundError } from "@/lib/errors";
 import { appDeps } from "@/lib/videos/app-deps";
-import { findVideoForActor } from "@/lib/videos/frame-sets";
+import { findProjectVideo } from "@/lib/videos/frame-sets";
 import { download } from "@/lib/api/openapi/route-builders";
 
 /** The video for playback, members only, with Range support. */
@@ -18,9 +18,9 @@ export const GET = withProjectOf(
     ],
     errors: [416],
   },
-  async ({ actor, record, request }) => {
+  async ({ access, record, request }) => {
     const deps = appDeps();
-    const video = await findVideoForActor(deps, actor, record.id, "project.view");
+    const video = await findProjectVideo(deps, access, record.id);
     const stat = await deps.storage.stat(video.storageKey);
     if (!stat) throw new NotFoundError("The video file is missing from storage.");
     return rangeResponse(request, stat.size, (range) => deps.storage.get(video.storageKey, range), {

@@ -1,4 +1,4 @@
-import { readMultipart } from "@/lib/api/multipart";
+import { readMultipart } from "@/lib/format/multipart";
 import { videoLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { MAX_FRAME_BYTES, MAX_FRAME_SET_BYTES } from "@/lib/config/limits";
@@ -38,7 +38,7 @@ export const POST = withProjectOf(
     responses: [ok("The frame set already stored with these parameters."), created("The frame set.")],
     errors: [413],
   },
-  async ({ actor, record, request }) => {
+  async ({ access, record, request }) => {
     const deps = appDeps();
     // withProjectOf answered 404/403 before reading a large body.
     const videoId = record.id;
@@ -74,7 +74,7 @@ export const POST = withProjectOf(
       rejectNulBytes(parsed, name);
       return parsed;
     };
-    const result = await createFrameSet(deps, actor, videoId, {
+    const result = await createFrameSet(deps, access, videoId, {
       parameters: parseJson("parameters"),
       manifest: parseJson("manifest"),
       files,

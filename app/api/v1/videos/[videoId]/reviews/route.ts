@@ -17,12 +17,12 @@ export const GET = withProjectOf(
     },
     responses: [ok("The judgments.")],
   },
-  async ({ prisma, actor, record, request }) => {
+  async ({ prisma, access, record, request }) => {
     const query = new URL(request.url).searchParams;
     const runId = query.get("runId");
     const itemId = query.get("itemId");
     return Response.json(
-      await videoReviews(prisma, actor, record.id, {
+      await videoReviews(prisma, access, record.id, {
         runId: runId === null ? undefined : recordIdSchema.parse(runId),
         itemId: itemId === null ? undefined : recordIdSchema.parse(itemId),
       }),

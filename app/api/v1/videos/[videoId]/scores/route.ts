@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { videoLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
-import { videoScores } from "@/lib/judge/runs";
+import { videoScores } from "@/lib/judge/runs/runs";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** `?runId=`: the run whose scores to show (the latest when absent). */
@@ -17,8 +17,8 @@ export const GET = withProjectOf(
     query: { readBy: "handler", schema: z.object({ runId: runIdSchema.optional() }) },
     responses: [ok("The scores.")],
   },
-  async ({ prisma, actor, record, request }) => {
+  async ({ prisma, access, record, request }) => {
     const runId = new URL(request.url).searchParams.get("runId") ?? undefined;
-    return Response.json(await videoScores(prisma, actor, record.id, runId ? runIdSchema.parse(runId) : undefined));
+    return Response.json(await videoScores(prisma, access, record.id, runId ? runIdSchema.parse(runId) : undefined));
   },
 );

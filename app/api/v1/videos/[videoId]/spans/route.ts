@@ -5,7 +5,7 @@ import { created, ok } from "@/lib/api/openapi/route-builders";
 import { appDeps } from "@/lib/videos/app-deps";
 import { createSpan, listVideoSpans } from "@/lib/spans/span-store";
 import { videoSpansBesideRun } from "@/lib/spans/run-span-view";
-import { spanInputSchema } from "@/lib/spans/span-validation";
+import { spanInputSchema, spanListAnswerSchema, spanRecordSchema } from "@/lib/spans/span-validation";
 import { visibleSpansFor } from "@/lib/spans/span-visibility";
 import { assertQueueSpanWrite } from "@/lib/queues/localize";
 import { recordIdSchema } from "@/lib/validation/ids";
@@ -25,7 +25,7 @@ export const GET = withProjectOf(
     description:
       "Every span that counts; while the caller reviews the video blind, only their own. With `runId`, the judge spans of that run only, and `frameSetId`: the frame set it judged the video with (null: it did not judge it).",
     query: spanListQuerySchema,
-    responses: [ok("`{spans, blind}`, with `runId` also `frameSetId`.")],
+    responses: [ok("`{spans, blind}`, with `runId` also `frameSetId`.", spanListAnswerSchema)],
   },
   async ({ actor, role, record, query }) => {
     const { prisma } = appDeps();
@@ -50,21 +50,21 @@ export const POST = withProjectOf(
     // Both sides strict: an intersection refuses a key only when neither side knows it, so a misspelt field (`notes`)
     // is a 400 instead of being dropped.
     body: { kind: "json", schema: spanInputSchema.and(z.object({ queueId: recordIdSchema.optional() }).strict()) },
-    responses: [created("The span.")],
+    responses: [created("The span.", spanRecordSchema)],
     errors: [404, 422],
   },
-  async ({ actor, record: video, body, catalogue }) => {
+  async ({ access, record: video, body, catalogue }) => {
     const deps = appDeps();
     const { queueId, ...input } = body;
     // Marked in a queue: only by a reviewer holding the item there, as a submission (lib/queues/localize.ts).
     if (queueId)
-      await assertQueueSpanWrite(deps.prisma, actor, queueId, {
+      await assertQueueSpanWrite(deps.prisma, access, queueId, {
         projectId: video.projectId,
         videoId: video.id,
         itemId: input.itemId,
         task: input.task,
       });
-    const span = await createSpan(deps, actor, video, input, { catalogue: catalogue.declarations(), queueId });
+    const span = await createSpan(deps, access, video, input, { catalogue: catalogue.declarations(), queueId });
     return Response.json(span, { status: 201 });
   },
 );

@@ -18,6 +18,6 @@ export const GET = withProjectOf(
       ),
     ],
   },
-  async ({ prisma, actor, record, query }) =>
-    Response.json({ deliveries: await listDeliveries(prisma, actor, record.id, query) }),
+  async ({ access, prisma, record, query }) =>
+    Response.json({ deliveries: await listDeliveries(prisma, access, record.id, query) }),
 );

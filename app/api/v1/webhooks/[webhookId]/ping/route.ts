@@ -13,5 +13,5 @@ export const POST = withProjectOf(
     params: { webhookId: webhookIdSchema },
     responses: [accepted("`{deliveryId}`; a worker sends it within seconds.")],
   },
-  async ({ prisma, actor, record }) => Response.json(await pingWebhook(prisma, actor, record.id), { status: 202 }),
+  async ({ access, prisma, record }) => Response.json(await pingWebhook(prisma, access, record.id), { status: 202 }),
 );

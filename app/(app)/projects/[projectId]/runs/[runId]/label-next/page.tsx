@@ -71,45 +71,9 @@ export default async function LabelNextPage({
       )}
       {plan && (
         <>
-          <Card title={`Accuracy of the ${plan.verdictMetric.label.toLowerCase()} verdict (95 % interval)`}>
-            <dl className="grid grid-cols-[14rem_1fr] gap-x-3 gap-y-1.5 text-sm">
-              <dt className="text-slate-500">Now</dt>
-              <dd data-testid="label-next-current">{range(plan.current)}</dd>
-              <dt className="text-slate-500">Expected after labelling {plan.videos.length}</dt>
-              <dd data-testid="label-next-expected">{range(plan.expected)}</dd>
-              <dt className="text-slate-500">Videos</dt>
-              <dd>
-                {plan.eligible} with a judge {plan.scoreMetric.label.toLowerCase()} and verdict
-                {plan.excluded ? `; ${plan.excluded} without (left out)` : ""};{" "}
-                {plan.strata.reduce((n, s) => n + s.labelled, 0)} labelled by humans
-              </dd>
-            </dl>
-          </Card>
+          <AccuracyCard plan={plan} />
           <StrataCard plan={plan} />
-          <Card title={`Proposed videos (${plan.videos.length})`}>
-            {plan.videos.length === 0 ? (
-              <p className="text-sm text-slate-500">Nothing left to label: every eligible video has a human verdict.</p>
-            ) : (
-              <div className="flex flex-col gap-4">
-                <ol className="list-decimal pl-6 text-sm" data-testid="label-next-videos">
-                  {plan.videos.map((v) => (
-                    <li key={v.id}>
-                      <Link href={`/projects/${projectId}/videos/${v.id}`} className="text-indigo-700 underline">
-                        {v.relativePath}
-                      </Link>
-                    </li>
-                  ))}
-                </ol>
-                <CreateLabelQueue
-                  projectId={projectId}
-                  runId={runId}
-                  videoIds={plan.videos.map((v) => v.id)}
-                  queue={plan.queue}
-                  defaultName={`Label next: ${plan.videos.length} video${plan.videos.length === 1 ? "" : "s"}`}
-                />
-              </div>
-            )}
-          </Card>
+          <ProposedVideosCard plan={plan} projectId={projectId} runId={runId} />
           <SpanDisagreementCard
             projectId={projectId}
             runId={runId}
@@ -119,6 +83,56 @@ export default async function LabelNextPage({
         </>
       )}
     </div>
+  );
+}
+
+/** The judge's accuracy now and as expected after labelling the proposed videos, and which videos count. */
+function AccuracyCard({ plan }: { plan: LabelNextResult }) {
+  return (
+    <Card title={`Accuracy of the ${plan.verdictMetric.label.toLowerCase()} verdict (95 % interval)`}>
+      <dl className="grid grid-cols-[14rem_1fr] gap-x-3 gap-y-1.5 text-sm">
+        <dt className="text-slate-500">Now</dt>
+        <dd data-testid="label-next-current">{range(plan.current)}</dd>
+        <dt className="text-slate-500">Expected after labelling {plan.videos.length}</dt>
+        <dd data-testid="label-next-expected">{range(plan.expected)}</dd>
+        <dt className="text-slate-500">Videos</dt>
+        <dd>
+          {plan.eligible} with a judge {plan.scoreMetric.label.toLowerCase()} and verdict
+          {plan.excluded ? `; ${plan.excluded} without (left out)` : ""};{" "}
+          {plan.strata.reduce((n, s) => n + s.labelled, 0)} labelled by humans
+        </dd>
+      </dl>
+    </Card>
+  );
+}
+
+/** The proposed videos, each a link, and the form that makes a review queue of them. */
+function ProposedVideosCard({ plan, projectId, runId }: { plan: LabelNextResult; projectId: string; runId: string }) {
+  return (
+    <Card title={`Proposed videos (${plan.videos.length})`}>
+      {plan.videos.length === 0 ? (
+        <p className="text-sm text-slate-500">Nothing left to label: every eligible video has a human verdict.</p>
+      ) : (
+        <div className="flex flex-col gap-4">
+          <ol className="list-decimal pl-6 text-sm" data-testid="label-next-videos">
+            {plan.videos.map((v) => (
+              <li key={v.id}>
+                <Link href={`/projects/${projectId}/videos/${v.id}`} className="text-indigo-700 underline">
+                  {v.relativePath}
+                </Link>
+              </li>
+            ))}
+          </ol>
+          <CreateLabelQueue
+            projectId={projectId}
+            runId={runId}
+            videoIds={plan.videos.map((v) => v.id)}
+            queue={plan.queue}
+            defaultName={`Label next: ${plan.videos.length} video${plan.videos.length === 1 ? "" : "s"}`}
+          />
+        </div>
+      )}
+    </Card>
   );
 }
 

@@ -2,11 +2,8 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { z } from "zod";
 import { requirePageProjectAccess } from "@/app/_server/actor";
-import { ExportButtons } from "@/components/agreement/export-buttons";
-import { buttonClass } from "@/components/class-names";
-import { Card, EmptyState } from "@/components/empty-state";
-import { LeaderboardChart } from "@/components/leaderboard/leaderboard-chart";
-import { LeaderboardPairsTable, LeaderboardTable } from "@/components/leaderboard/leaderboard-tables";
+import { EmptyState } from "@/components/empty-state";
+import { LeaderboardMetricForm, RankedModels } from "@/components/leaderboard/run-leaderboard-sections";
 import { WithheldNotice } from "@/components/leaderboard/withheld-notice";
 import { prisma } from "@/lib/db/prisma";
 import { isAppError, isAppErrorCode } from "@/lib/errors";
@@ -24,13 +21,13 @@ export default async function RunLeaderboardPage({
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { projectId, runId } = await params;
-  const { actor } = await requirePageProjectAccess(projectId);
+  const { access } = await requirePageProjectAccess(projectId);
   const { metric, samples, seed } = searchParamsObject(await searchParams);
   let board: RunLeaderboard | null = null;
   let problem: string | null = null;
   let withheld: WithheldError | null = null;
   try {
-    board = await runLeaderboard(prisma, actor, runId, runLeaderboardQuerySchema.parse({ metric, samples, seed }));
+    board = await runLeaderboard(prisma, access, runId, runLeaderboardQuerySchema.parse({ metric, samples, seed }));
   } catch (error) {
     if (isAppErrorCode(error, "not_found")) notFound();
     if (error instanceof z.ZodError) problem = error.issues.map((i) => i.message).join(" ");
@@ -39,9 +36,6 @@ export default async function RunLeaderboardPage({
     else throw error;
   }
   if (board && board.run.projectId !== projectId) notFound();
-  const api = (format: string, extra = "") =>
-    `/api/v1/runs/${runId}/leaderboard?metric=${encodeURIComponent(board?.metric.id ?? "")}&format=${format}${extra}`;
-  const fileName = board ? `leaderboard-${runId}-${board.metric.id.replace(/[^A-Za-z0-9_-]/g, "_")}` : "";
   return (
     <div className="flex flex-col gap-5">
       <div className="flex flex-wrap items-baseline gap-3">
@@ -57,26 +51,7 @@ export default async function RunLeaderboardPage({
         is over the prompts both models have, resampled together, with a two-sided bootstrap p-value. Videos without a
         model are left out.
       </p>
-      {board && (
-        <form className="flex flex-wrap items-end gap-3 text-sm" method="get" data-testid="leaderboard-form">
-          <label className="flex flex-col gap-1">
-            Metric
-            <select
-              name="metric"
-              defaultValue={board.metric.id}
-              className="rounded-md border border-slate-300 px-2 py-1.5"
-              data-testid="leaderboard-metric"
-            >
-              {board.metrics.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <button className={buttonClass("secondary")}>Show</button>
-        </form>
-      )}
+      {board && <LeaderboardMetricForm board={board} />}
       {withheld && <WithheldNotice message={withheld.message} withheld={withheld.withheld} />}
       {problem && (
         <p role="alert" className="rounded bg-rose-50 px-3 py-2 text-sm text-rose-800" data-testid="leaderboard-error">
@@ -91,44 +66,7 @@ export default async function RunLeaderboardPage({
               : `None of the ${board.videos.withValue} videos with a value has a model.`}
           </EmptyState>
         ) : (
-          <>
-            <Card
-              title={`${board.metric.label} by model (${board.metric.higherIsBetter ? "higher" : "lower"} is better)`}
-            >
-              <div className="flex flex-col gap-4">
-                <LeaderboardTable
-                  result={board.leaderboard}
-                  dimension={board.metric.id}
-                  percent={board.metric.percent}
-                />
-                <LeaderboardChart
-                  generators={board.leaderboard.generators}
-                  dimension={board.metric.id}
-                  percent={board.metric.percent}
-                  domain={[board.metric.scale.min, board.metric.scale.max]}
-                />
-                <p className="text-xs text-slate-500" data-testid="leaderboard-videos">
-                  {board.videos.ranked} videos ranked
-                  {board.videos.withoutModel ? `; ${board.videos.withoutModel} without a model left out` : ""}.{" "}
-                  {board.leaderboard.bootstrap.samples} resamples, seed {board.leaderboard.bootstrap.seed}.
-                </p>
-              </div>
-            </Card>
-            {board.leaderboard.pairs.length > 0 && (
-              <Card title="Pairs of models">
-                <LeaderboardPairsTable pairs={board.leaderboard.pairs} percent={board.metric.percent} />
-              </Card>
-            )}
-            <Card title="Downloads">
-              <ExportButtons
-                downloads={[
-                  { label: "CSV", href: api("csv"), filename: `${fileName}.csv`, kind: "csv" },
-                  { label: "LaTeX", href: api("latex"), filename: `${fileName}.tex` },
-                  { label: "LaTeX with intervals", href: api("latex", "&intervals=1"), filename: `${fileName}.tex` },
-                ]}
-              />
-            </Card>
-          </>
+          <RankedModels board={board} runId={runId} />
         ))}
     </div>
   );

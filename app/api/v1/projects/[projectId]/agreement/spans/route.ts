@@ -6,7 +6,7 @@ import { spanAgreementCsv } from "@/lib/spans/agreement/span-agreement-csv";
 
 /** GET /api/v1/projects/:id/agreement/spans?task=&runId=&label=&format=json|csv */
 export const GET = withProject(
-  "project.view",
+  "export.read",
   {
     summary: "Agreement on where: span agreement per label",
     description:
@@ -15,9 +15,9 @@ export const GET = withProject(
     responses: [download("The span agreement report.", ["application/json", "text/csv"])],
     errors: [409],
   },
-  async ({ prisma, actor, project, query, catalogue }) => {
+  async ({ prisma, access, project, query, catalogue }) => {
     const { format, ...scope } = query;
-    const report = await projectSpanAgreement(prisma, actor, project.id, scope, catalogue);
+    const report = await projectSpanAgreement(prisma, access, scope, catalogue);
     if (format === "csv") {
       const filename = exportFileName({
         project: project.name,

@@ -14,6 +14,6 @@ export const GET = withProject(
       ),
     ],
   },
-  async ({ prisma, actor, project, params }) =>
-    Response.json(await getAlignment(prisma, actor, project.id, recordIdSchema.parse(params.alignmentId))),
+  async ({ prisma, access, params }) =>
+    Response.json(await getAlignment(prisma, access, recordIdSchema.parse(params.alignmentId))),
 );

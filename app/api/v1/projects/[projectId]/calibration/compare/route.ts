@@ -11,9 +11,8 @@ export const GET = withProject(
     query: compareSetupsQuerySchema,
     responses: [download("The comparison.", ["application/json", "text/csv"])],
   },
-  async ({ prisma, actor, project, query }) => {
-    const projectId = project.id;
-    return Response.json(await compareSetupsReport(prisma, actor, projectId, query), {
+  async ({ prisma, access, query }) => {
+    return Response.json(await compareSetupsReport(prisma, access, query), {
       headers: { "cache-control": "no-store" },
     });
   },

@@ -1,6 +1,12 @@
+import { endpointLookup } from "@/lib/api/project-lookups";
+import { accessOfRecord } from "@/lib/api/record-access";
 import { withProject } from "@/lib/api/with-project";
-import { copyEndpointFromProject, listReusableEndpoints, REUSABLE_ENDPOINTS_LIMIT } from "@/lib/judge/endpoint-reuse";
-import { copyEndpointSchema } from "@/lib/judge/endpoint-input.validation";
+import {
+  copyEndpointFromProject,
+  listReusableEndpoints,
+  REUSABLE_ENDPOINTS_LIMIT,
+} from "@/lib/judge/endpoints/endpoint-reuse";
+import { copyEndpointSchema } from "@/lib/judge/endpoints/endpoint-input.validation";
 import { ok, created } from "@/lib/api/openapi/route-builders";
 import { idResponseSchema } from "@/lib/api/openapi/responses";
 
@@ -12,8 +18,7 @@ export const GET = withProject(
     description: `Endpoints (not archived) of the projects where the caller may manage endpoints, the newest first, at most ${REUSABLE_ENDPOINTS_LIMIT}.`,
     responses: [ok("`{endpoints: [{id, name, baseUrl, model, hasApiKey, project: {id, name}, alreadyHere}]}`.")],
   },
-  async ({ prisma, actor, project }) =>
-    Response.json({ endpoints: await listReusableEndpoints(prisma, actor, project.id) }),
+  async ({ prisma, access }) => Response.json({ endpoints: await listReusableEndpoints(prisma, access) }),
 );
 
 /** Owners copy one of those endpoints into this project, key included (re-encrypted on the server, never answered). */
@@ -27,9 +32,11 @@ export const POST = withProject(
     responses: [created("The new endpoint's id.", idResponseSchema)],
     errors: [409],
   },
-  async ({ prisma, actor, project, body }) => {
+  async ({ prisma, actor, access, body }) => {
     const { fromEndpointId } = body;
-    const endpoint = await copyEndpointFromProject(prisma, actor, { fromEndpointId, toProjectId: project.id });
+    // The endpoint's own project is the second one the caller must manage endpoints in.
+    const from = await accessOfRecord(actor, endpointLookup, { endpointId: fromEndpointId }, "endpoints.manage");
+    const endpoint = await copyEndpointFromProject(prisma, access, from.access, fromEndpointId);
     return Response.json({ id: endpoint.id }, { status: 201 });
   },
 );

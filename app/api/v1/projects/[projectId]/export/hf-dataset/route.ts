@@ -16,8 +16,8 @@ export const GET = withProject(
     query: hfDatasetQuerySchema,
     responses: [download("The dataset, as a .tar attachment.", ["application/x-tar"])],
   },
-  async ({ prisma, actor, project, query }) => {
-    const { stream, filename } = await runHfDatasetExport(prisma, actor, project.id, query.runId, {
+  async ({ access, prisma, query }) => {
+    const { stream, filename } = await runHfDatasetExport(prisma, access, query.runId, {
       split: hfSplitSpecOf(query),
     });
     return tarAttachmentResponse(stream, filename);

@@ -15,9 +15,9 @@ export const GET = withProject(
       download("The tasks JSON or the config XML, as an attachment.", ["application/json", "application/xml"]),
     ],
   },
-  async ({ prisma, actor, project, query }) => {
+  async ({ access, prisma, query }) => {
     const { runId, part } = query;
-    const exported = await runLabelStudioExport(prisma, actor, project.id, runId);
+    const exported = await runLabelStudioExport(prisma, access, runId);
     const [body, type, filename] =
       part === "tasks"
         ? [JSON.stringify(exported.tasks, null, 2), "application/json; charset=utf-8", exported.tasksFileName]

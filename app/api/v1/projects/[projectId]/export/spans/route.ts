@@ -22,7 +22,7 @@ const querySchema = z
  * video of the project blind, whatever the filters.
  */
 export const GET = withProject(
-  "project.view",
+  "export.read",
   {
     summary: "The project's spans as CSV, JSONL or Label Studio tasks (with its labelling config)",
     description:
@@ -36,9 +36,9 @@ export const GET = withProject(
     ],
     errors: [409],
   },
-  async ({ actor, project, query, catalogue }) => {
+  async ({ access, query, catalogue }) => {
     const { format, ...filter } = query;
-    const file = await spanExportFile(appDeps(), actor, project.id, format, filter, catalogue.declarations());
+    const file = await spanExportFile(appDeps(), access, format, filter, catalogue.declarations());
     return new Response(file.body, {
       headers: {
         "content-type": file.contentType,

@@ -1,9 +1,9 @@
 import { withProject } from "@/lib/api/with-project";
 import { z } from "zod";
 import { parseJsonBody } from "@/lib/api/handler";
-import { pipelineParamSchema } from "@/lib/judge/endpoints.validation";
+import { pipelineParamSchema } from "@/lib/judge/runs/run-input.validation";
 import type { TaskCatalogue } from "@/lib/task-modules/task-catalogue";
-import { setPipelineDefaults } from "@/lib/judge/pipeline-defaults";
+import { setPipelineDefaults } from "@/lib/judge/runs/pipeline-defaults";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** What the document shows of the body: the settings schema of each pipeline that has one (the path names which). */
@@ -25,12 +25,11 @@ export const PUT = withProject(
     body: { kind: "json", schema: pipelineSettingsSchema, readBy: "handler" },
     responses: [ok("The settings saved (as a new version of the pipeline's defaults).")],
   },
-  async ({ prisma, request, actor, params, project, catalogue }) => {
+  async ({ prisma, request, access, params, catalogue }) => {
     const body = await parseJsonBody(request, z.unknown());
     const settings = await setPipelineDefaults(
       prisma,
-      actor,
-      project.id,
+      access,
       catalogue.pipelines,
       pipelineParamSchema.parse(params.pipeline),
       body,

@@ -1,6 +1,6 @@
 import { withProject } from "@/lib/api/with-project";
 import { deleteLabelSet } from "@/lib/label-sets/label-sets";
-import { labelSetIdSchema } from "@/lib/label-sets/label-sets.validation";
+import { labelSetDeletedAnswerSchema, labelSetIdSchema } from "@/lib/label-sets/label-sets.validation";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** Deletes the label set and exactly its judgments (owners). */
@@ -9,8 +9,8 @@ export const DELETE = withProject(
   {
     summary: "Delete a label set and exactly its judgments (owners)",
     params: { labelSetId: labelSetIdSchema },
-    responses: [ok("What was deleted.")],
+    responses: [ok("What was deleted: `{deletedJudgments}`.", labelSetDeletedAnswerSchema)],
   },
-  async ({ prisma, actor, params, project }) =>
-    Response.json(await deleteLabelSet(prisma, actor, project.id, labelSetIdSchema.parse(params.labelSetId))),
+  async ({ prisma, access, params }) =>
+    Response.json(await deleteLabelSet(prisma, access, labelSetIdSchema.parse(params.labelSetId))),
 );

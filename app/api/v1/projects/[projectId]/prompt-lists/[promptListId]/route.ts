@@ -14,6 +14,6 @@ export const DELETE = withProject(
     params: { promptListId: recordIdSchema },
     responses: [ok("What was deleted.")],
   },
-  async ({ actor, params, project }) =>
-    Response.json(await deletePromptList(appDeps(), actor, project.id, recordIdSchema.parse(params.promptListId))),
+  async ({ access, params }) =>
+    Response.json(await deletePromptList(appDeps(), access, recordIdSchema.parse(params.promptListId))),
 );

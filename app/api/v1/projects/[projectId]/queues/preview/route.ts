@@ -18,13 +18,12 @@ export const GET = withProject(
       ),
     ],
   },
-  async ({ prisma, actor, project, query, catalogue }) => {
+  async ({ prisma, access, query, catalogue }) => {
     const { categories, ...filter } = query;
     return Response.json(
       await previewQueue(
         prisma,
-        actor,
-        project.id,
+        access,
         {
           filter,
           categories: (categories ?? "").split(",").filter(Boolean),

@@ -14,6 +14,6 @@ export const POST = withProject(
     responses: [ok("`{prompt, frames, scope, rawAnswer, parsed, parseError, cached, latencyMs}`.")],
     errors: [502, 504],
   },
-  async ({ prisma, request, actor, project, body }) =>
-    Response.json(await previewRubric(prisma, actor, project.id, body, { signal: request.signal })),
+  async ({ prisma, request, access, body }) =>
+    Response.json(await previewRubric(prisma, access, body, { signal: request.signal })),
 );

@@ -1,5 +1,5 @@
 import { withProject } from "@/lib/api/with-project";
-import { compareRuns, runComparisonQuerySchema } from "@/lib/judge/run-comparison";
+import { compareRuns, runComparisonQuerySchema } from "@/lib/run-comparison/run-comparison";
 import { ok, withheldAnswer } from "@/lib/api/openapi/route-builders";
 
 /** `?runs=a,b[,…]`: runs of one task side by side. */
@@ -18,6 +18,6 @@ export const GET = withProject(
     ],
     errors: [404],
   },
-  async ({ prisma, actor, project, query }) =>
-    Response.json(await compareRuns(prisma, actor, project.id, query), { headers: { "cache-control": "no-store" } }),
+  async ({ prisma, access, query }) =>
+    Response.json(await compareRuns(prisma, access, query), { headers: { "cache-control": "no-store" } }),
 );

@@ -14,6 +14,6 @@ export const GET = withProject(
       ),
     ],
   },
-  async ({ prisma, actor, project, params }) =>
-    Response.json(await getVideoDeletion(prisma, actor, project.id, recordIdSchema.parse(params.deletionId))),
+  async ({ access, prisma, params }) =>
+    Response.json(await getVideoDeletion(prisma, access, recordIdSchema.parse(params.deletionId))),
 );

@@ -21,8 +21,8 @@ export const POST = withProject(
     ],
     errors: [409],
   },
-  async ({ actor, project, body }) => {
-    const result = await deleteVideos({ ...appDeps(), deletions: appDeletionQueue("videos") }, actor, project.id, body);
+  async ({ access, body }) => {
+    const result = await deleteVideos({ ...appDeps(), deletions: appDeletionQueue("videos") }, access, body);
     return Response.json(result, { status: result.deletion ? 202 : 200 });
   },
 );

@@ -17,6 +17,5 @@ export const POST = withProject(
     responses: [ok("`{dryRun, matchedVideos, changes, overwrites, unmatchedRows, unmatchedRowCount, applied}`.")],
     errors: [409],
   },
-  async ({ prisma, actor, project, body }) =>
-    Response.json(await applyMetadataToVideos(prisma, actor, project.id, body)),
+  async ({ access, prisma, body }) => Response.json(await applyMetadataToVideos(prisma, access, body)),
 );

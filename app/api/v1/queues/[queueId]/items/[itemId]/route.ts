@@ -7,12 +7,12 @@ import { ok } from "@/lib/api/openapi/route-builders";
 /** One of the caller's items: video, frames, targets with their own judgments; the judge's values unless blind. */
 export const GET = withProjectOf(
   queueLookup,
-  "project.view",
+  "scores.review",
   {
     summary: "One of the caller's items",
     params: { queueId: queueIdSchema, itemId: queueIdSchema },
     responses: [ok("The item's review payload.")],
   },
-  async ({ prisma, actor, record, params, catalogue }) =>
-    Response.json(await getQueueItem(prisma, actor, record.id, queueIdSchema.parse(params.itemId), catalogue)),
+  async ({ prisma, access, record, params, catalogue }) =>
+    Response.json(await getQueueItem(prisma, access, record.id, queueIdSchema.parse(params.itemId), catalogue)),
 );

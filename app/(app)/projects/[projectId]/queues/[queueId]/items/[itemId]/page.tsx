@@ -12,8 +12,8 @@ export default async function QueueItemPage({
   params: Promise<{ projectId: string; queueId: string; itemId: string }>;
 }) {
   const { projectId, queueId, itemId } = await params;
-  const { actor, role } = await requirePageProjectAccess(projectId);
-  const queue = await queueWithRunPipeline(prisma, actor, projectId, queueId);
+  const { actor, role, access } = await requirePageProjectAccess(projectId);
+  const queue = await queueWithRunPipeline(prisma, access, queueId);
   if (!queue) notFound();
   if (!roleCan(role, "scores.review"))
     return <p className="text-sm text-slate-600">Your role ({role}) may not review in this project.</p>;

@@ -6,12 +6,14 @@ import { ReplayCall } from "@/components/judge/replay-call";
 import { CodeWithName } from "@/components/tasks/target-legend";
 import { prisma } from "@/lib/db/prisma";
 import { isAppErrorCode } from "@/lib/errors";
-import { inspectRunVideo } from "@/lib/judge/call-inspector";
-import { meaningOf } from "@/lib/tasks/task-display";
+import { inspectRunVideo } from "@/lib/judge/calls/call-inspector";
+import type { TaskDeclaration } from "@/lib/task-modules/task-declaration";
+import { meaningOf } from "@/lib/task-modules/task-display";
 import { judgeValueSteps } from "@/lib/visibility/judge-visibility";
 import { formatCost } from "@/lib/format/numbers";
 
-type Call = Awaited<ReturnType<typeof inspectRunVideo>>["steps"][number]["calls"][number];
+type Step = Awaited<ReturnType<typeof inspectRunVideo>>["steps"][number];
+type Call = Step["calls"][number];
 
 /**
  * The call inspector: for each step, the rendered prompt, what each call showed the judge, the raw answer and the
@@ -23,8 +25,8 @@ export default async function CallInspectorPage({
   params: Promise<{ projectId: string; runId: string; videoId: string }>;
 }) {
   const { projectId, runId, videoId } = await params;
-  const { actor, catalogue } = await requirePageProjectAccess(projectId);
-  const inspection = await inspectRunVideo(prisma, actor, projectId, runId, videoId).catch((error: unknown) => {
+  const { catalogue, access } = await requirePageProjectAccess(projectId);
+  const inspection = await inspectRunVideo(prisma, access, runId, videoId).catch((error: unknown) => {
     if (isAppErrorCode(error, "not_found")) notFound();
     throw error;
   });
@@ -61,61 +63,86 @@ export default async function CallInspectorPage({
         </p>
       )}
       {steps.map((step) => (
-        <details
+        <StepDetails
           key={step.id}
-          className="rounded-lg border border-slate-200 bg-white p-3 text-sm"
-          data-testid="inspector-step"
-          data-status={step.status}
-        >
-          <summary className="cursor-pointer">
-            <span className="font-medium">
-              {step.stepId}[{step.scopeIndex}]
-            </span>{" "}
-            <span
-              className={
-                step.status === "done"
-                  ? "text-emerald-700"
-                  : step.status === "pending" || step.status === "running"
-                    ? "text-slate-500"
-                    : "text-red-700"
-              }
-            >
-              {step.status}
-            </span>
-            {step.scores.length > 0 && (
-              <span className="ml-2 text-xs text-slate-500" data-testid="inspector-scores">
-                {step.scores.map((s, i) => (
-                  <span key={s.category}>
-                    {i > 0 && " "}
-                    <CodeWithName meaning={meaningOf(task, s.category)} code={s.category} showName={false} />={s.value}
-                  </span>
-                ))}
-              </span>
-            )}
-            <span className="ml-2 text-xs text-slate-500">
-              template {step.templateId} {step.templateHash?.slice(0, 10)}
-            </span>
-          </summary>
-          {withheld(step.stepId) && (
-            <p className="mt-2 text-slate-500" data-testid="inspector-step-hidden">
-              Hidden until you submit your review.
-            </p>
-          )}
-          {step.error && <p className="mt-2 text-red-700">{step.error}</p>}
-          {step.output !== null && (
-            <pre
-              tabIndex={0}
-              className="mt-2 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs"
-            >
-              {JSON.stringify(step.output, null, 2)}
-            </pre>
-          )}
-          {step.calls.map((call) => (
-            <CallDetails key={call.id} call={call} runId={runId} canReplay={canReplay} />
-          ))}
-        </details>
+          step={step}
+          task={task}
+          withheld={withheld(step.stepId)}
+          runId={runId}
+          canReplay={canReplay}
+        />
       ))}
     </div>
+  );
+}
+
+/**
+ * One step of the video: its status, scores and template, a notice when its answers are withheld from a blind
+ * reviewer, its error, parsed output and calls.
+ */
+function StepDetails({
+  step,
+  task,
+  withheld,
+  runId,
+  canReplay,
+}: {
+  step: Step;
+  task: TaskDeclaration | null | undefined;
+  withheld: boolean;
+  runId: string;
+  canReplay: boolean;
+}) {
+  return (
+    <details
+      className="rounded-lg border border-slate-200 bg-white p-3 text-sm"
+      data-testid="inspector-step"
+      data-status={step.status}
+    >
+      <summary className="cursor-pointer">
+        <span className="font-medium">
+          {step.stepId}[{step.scopeIndex}]
+        </span>{" "}
+        <span
+          className={
+            step.status === "done"
+              ? "text-emerald-700"
+              : step.status === "pending" || step.status === "running"
+                ? "text-slate-500"
+                : "text-red-700"
+          }
+        >
+          {step.status}
+        </span>
+        {step.scores.length > 0 && (
+          <span className="ml-2 text-xs text-slate-500" data-testid="inspector-scores">
+            {step.scores.map((s, i) => (
+              <span key={s.category}>
+                {i > 0 && " "}
+                <CodeWithName meaning={meaningOf(task, s.category)} code={s.category} showName={false} />={s.value}
+              </span>
+            ))}
+          </span>
+        )}
+        <span className="ml-2 text-xs text-slate-500">
+          template {step.templateId} {step.templateHash?.slice(0, 10)}
+        </span>
+      </summary>
+      {withheld && (
+        <p className="mt-2 text-slate-500" data-testid="inspector-step-hidden">
+          Hidden until you submit your review.
+        </p>
+      )}
+      {step.error && <p className="mt-2 text-red-700">{step.error}</p>}
+      {step.output !== null && (
+        <pre tabIndex={0} className="mt-2 max-h-64 overflow-auto whitespace-pre-wrap rounded bg-slate-50 p-2 text-xs">
+          {JSON.stringify(step.output, null, 2)}
+        </pre>
+      )}
+      {step.calls.map((call) => (
+        <CallDetails key={call.id} call={call} runId={runId} canReplay={canReplay} />
+      ))}
+    </details>
   );
 }
 

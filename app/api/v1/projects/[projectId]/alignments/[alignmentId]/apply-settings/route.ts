@@ -14,12 +14,11 @@ export const POST = withProject(
       ok("The new version of the pipeline's defaults: `{id, number, settings, thresholds, alignmentRunId, …}`."),
     ],
   },
-  async ({ prisma, actor, project, params }) =>
+  async ({ prisma, access, params }) =>
     Response.json(
       await applyAlignedSettings(
         prisma,
-        actor,
-        project.id,
+        access,
         recordIdSchema.parse(params.alignmentId),
         builtInCatalogue().pipelines,
       ),

@@ -10,6 +10,6 @@ export const POST = withProject(
     summary: "Stop a queued or running alignment (owners)",
     responses: [ok('`{id, status: "cancelled"}`.')],
   },
-  async ({ prisma, actor, project, params }) =>
-    Response.json(await cancelAlignment(prisma, actor, project.id, recordIdSchema.parse(params.alignmentId))),
+  async ({ prisma, access, params }) =>
+    Response.json(await cancelAlignment(prisma, access, recordIdSchema.parse(params.alignmentId))),
 );

@@ -1,6 +1,6 @@
 import { withProject } from "@/lib/api/with-project";
-import { pipelineParamSchema } from "@/lib/judge/endpoints.validation";
-import { listSettingsVersions } from "@/lib/judge/settings-versions";
+import { pipelineParamSchema } from "@/lib/judge/runs/run-input.validation";
+import { listSettingsVersions } from "@/lib/judge/runs/settings-versions";
 import { ok } from "@/lib/api/openapi/route-builders";
 
 /** Every saved version of the project's defaults for a pipeline's new runs, newest first. */
@@ -15,8 +15,8 @@ export const GET = withProject(
       ),
     ],
   },
-  async ({ prisma, actor, params, project }) =>
+  async ({ prisma, access, params }) =>
     Response.json({
-      versions: await listSettingsVersions(prisma, actor, project.id, pipelineParamSchema.parse(params.pipeline)),
+      versions: await listSettingsVersions(prisma, access, pipelineParamSchema.parse(params.pipeline)),
     }),
 );

@@ -13,6 +13,6 @@ export const POST = withProject(
     responses: [ok("The deletion.")],
     errors: [409],
   },
-  async ({ prisma, actor, project, params }) =>
-    Response.json(await cancelVideoDeletion(prisma, actor, project.id, recordIdSchema.parse(params.deletionId))),
+  async ({ access, prisma, params }) =>
+    Response.json(await cancelVideoDeletion(prisma, access, recordIdSchema.parse(params.deletionId))),
 );

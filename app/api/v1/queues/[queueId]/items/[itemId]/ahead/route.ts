@@ -20,13 +20,13 @@ export const POST = withProjectOf(
     query: { readBy: "handler", schema: z.object({ payload: queueFlagSchema }) },
     responses: [ok("`{itemId}` (null when none), with `payload=1` also `item`.")],
   },
-  async ({ prisma, actor, record, params, request, catalogue }) => {
+  async ({ prisma, access, record, params, request, catalogue }) => {
     const queueId = record.id;
     const withPayload = queueFlagSchema.parse(new URL(request.url).searchParams.get("payload") ?? undefined) === "1";
-    const { itemId } = await claimAhead(prisma, actor, queueId, queueIdSchema.parse(params.itemId));
+    const { itemId } = await claimAhead(prisma, access, queueId, queueIdSchema.parse(params.itemId));
     return Response.json(
       withPayload
-        ? { itemId, item: itemId ? await getQueueItem(prisma, actor, queueId, itemId, catalogue) : null }
+        ? { itemId, item: itemId ? await getQueueItem(prisma, access, queueId, itemId, catalogue) : null }
         : { itemId },
     );
   },

@@ -14,6 +14,6 @@ export const POST = withProjectOf(
     params: { queueId: queueIdSchema, itemId: queueIdSchema },
     responses: [ok("Whether it was released.", releasedResponseSchema)],
   },
-  async ({ prisma, actor, record, params }) =>
-    Response.json(await releaseClaim(prisma, actor, record.id, queueIdSchema.parse(params.itemId))),
+  async ({ prisma, access, record, params }) =>
+    Response.json(await releaseClaim(prisma, access, record.id, queueIdSchema.parse(params.itemId))),
 );

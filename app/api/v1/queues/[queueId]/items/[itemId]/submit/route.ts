@@ -23,14 +23,14 @@ export const POST = withProjectOf(
     responses: [ok("The saved judgments (and `next`).")],
     errors: [409],
   },
-  async ({ prisma, actor, record, params, request, body: input, catalogue }) => {
+  async ({ prisma, access, record, params, request, body: input, catalogue }) => {
     const queueId = record.id;
     const itemId = queueIdSchema.parse(params.itemId);
     const takeNext = queueFlagSchema.parse(new URL(request.url).searchParams.get("next") ?? undefined) === "1";
     return Response.json(
       takeNext
-        ? await submitItemAndTakeNext(prisma, actor, queueId, itemId, input, catalogue)
-        : await submitItem(prisma, actor, queueId, itemId, input, catalogue),
+        ? await submitItemAndTakeNext(prisma, access, queueId, itemId, input, catalogue)
+        : await submitItem(prisma, access, queueId, itemId, input, catalogue),
     );
   },
 );

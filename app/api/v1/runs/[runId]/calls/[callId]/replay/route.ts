@@ -1,9 +1,9 @@
 import { runLookup } from "@/lib/api/project-lookups";
 import { withProjectOf } from "@/lib/api/with-project";
 import { ok } from "@/lib/api/openapi/route-builders";
-import { replayCall, replayInputSchema } from "@/lib/judge/call-replay";
-import { endpointConfigForRun } from "@/lib/judge/endpoints";
-import { clientForEndpoint } from "@/lib/judge/llm-client";
+import { replayCall, replayInputSchema } from "@/lib/judge/calls/call-replay";
+import { endpointConfigForRun } from "@/lib/judge/endpoints/endpoints";
+import { clientForEndpoint } from "@/lib/judge/calls/llm-client";
 import { getStorage } from "@/lib/storage/storage";
 import { recordIdSchema } from "@/lib/validation/ids";
 
@@ -25,7 +25,7 @@ export const POST = withProjectOf(
     responses: [ok("The rebuilt body (dry run) or the endpoint's answer to it.")],
     errors: [409],
   },
-  async ({ prisma, actor, record, project, params, body, catalogue }) => {
+  async ({ prisma, access, record, params, body, catalogue }) => {
     const deps = {
       prisma,
       storage: getStorage(),
@@ -33,7 +33,7 @@ export const POST = withProjectOf(
       llmFor: clientForEndpoint,
       tasks: catalogue.tasks,
     };
-    const ids = { projectId: project.id, runId: record.id, callId: recordIdSchema.parse(params.callId) };
-    return Response.json(await replayCall(deps, actor, ids, body));
+    const ids = { runId: record.id, callId: recordIdSchema.parse(params.callId) };
+    return Response.json(await replayCall(deps, access, ids, body));
   },
 );

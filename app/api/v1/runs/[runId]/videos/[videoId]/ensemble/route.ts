@@ -16,8 +16,8 @@ export const GET = withProjectOf(
       ),
     ],
   },
-  async ({ prisma, actor, record, params }) =>
+  async ({ prisma, access, record, params }) =>
     Response.json({
-      ensemble: await videoEnsembleValues(prisma, actor, record.id, recordIdSchema.parse(params.videoId)),
+      ensemble: await videoEnsembleValues(prisma, access, record.id, recordIdSchema.parse(params.videoId)),
     }),
 );

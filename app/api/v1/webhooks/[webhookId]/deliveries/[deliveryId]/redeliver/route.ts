@@ -14,6 +14,6 @@ export const POST = withProjectOf(
     params: { webhookId: webhookIdSchema },
     responses: [accepted('`{id, status: "pending"}`.')],
   },
-  async ({ prisma, actor, record, params }) =>
-    Response.json(await redeliver(prisma, actor, record.id, recordIdSchema.parse(params.deliveryId)), { status: 202 }),
+  async ({ access, prisma, record, params }) =>
+    Response.json(await redeliver(prisma, access, record.id, recordIdSchema.parse(params.deliveryId)), { status: 202 }),
 );

@@ -18,10 +18,10 @@ export const PUT = withProjectOf(
     responses: [ok("The judgment.", judgmentResponseSchema)],
     errors: [409],
   },
-  async ({ prisma, actor, record, params, body, catalogue }) => {
+  async ({ prisma, access, record, params, body, catalogue }) => {
     const judgment = await reviewVideoOutcome(
       prisma,
-      actor,
+      access,
       record.id,
       recordIdSchema.parse(params.videoId),
       // A reviewed metric of a task of the project's catalogue; reviewVideoOutcome checks it is one of this run's.

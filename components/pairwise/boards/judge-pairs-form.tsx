@@ -1,0 +1,75 @@
+"use client";
+import { useMutation } from "@tanstack/react-query";
+import { useRouter } from "next/navigation";
+import { useState } from "react";
+import { buttonClass } from "@/components/class-names";
+import { postJson } from "@/lib/api-client";
+
+const input = "rounded-md border border-slate-300 px-2 py-1.5";
+
+/**
+ * "Judge both orders": a pairwise judge run of the set on one endpoint, with an optional budget (pairwise runs send each video's frames as images); with
+ * `pairIds` (the active plan's next pairs) only those pairs are judged.
+ */
+export function JudgePairsForm({
+  pairSetId,
+  endpoints,
+  pairIds,
+  label,
+}: {
+  pairSetId: string;
+  endpoints: { id: string; name: string; model: string }[];
+  pairIds?: string[];
+  label: string;
+}) {
+  const router = useRouter();
+  const [error, setError] = useState<string | null>(null);
+  const start = useMutation({
+    mutationFn: (form: FormData) => {
+      const budget = String(form.get("budgetUsd") ?? "").trim();
+      return postJson(`/api/v1/pair-sets/${pairSetId}/runs`, {
+        endpointId: String(form.get("endpointId")),
+        ...(budget ? { budgetUsd: Number(budget) } : {}),
+        ...(pairIds ? { pairIds } : {}),
+      });
+    },
+    onSuccess: () => router.refresh(),
+    onError: (e) => setError(e.message),
+  });
+  if (endpoints.length === 0)
+    return <p className="text-sm text-slate-600">Add a judge endpoint to the project to judge pairs.</p>;
+  return (
+    <form
+      className="flex flex-wrap items-end gap-3 text-sm"
+      data-testid={pairIds ? "judge-next-form" : "judge-pairs-form"}
+      onSubmit={(event) => {
+        event.preventDefault();
+        setError(null);
+        start.mutate(new FormData(event.currentTarget));
+      }}
+    >
+      <label className="flex flex-col gap-1">
+        Endpoint
+        <select name="endpointId" className={input} defaultValue={endpoints[0]!.id}>
+          {endpoints.map((e) => (
+            <option key={e.id} value={e.id}>
+              {e.model === e.name ? e.name : `${e.model} @ ${e.name}`}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="flex flex-col gap-1">
+        Budget (US$)
+        <input name="budgetUsd" type="number" min={0} step="0.01" className={`${input} w-24`} />
+      </label>
+      <button className={buttonClass()} disabled={start.isPending}>
+        {label}
+      </button>
+      {error && (
+        <p role="alert" className="basis-full text-rose-700">
+          {error}
+        </p>
+      )}
+    </form>
+  );
+}

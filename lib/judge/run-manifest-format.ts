@@ -1,2 +1,0 @@
-/** The `format` a run manifest names itself by (lib/judge/run-manifest.ts); plain TypeScript for the browser. */
-export const MANIFEST_FORMAT_NAME = "framejury-run-manifest";

@@ -1,0 +1,297 @@
+/**
+ * Starting a pairwise judge run: a JudgeRun with pipeline "pairwise" over a pair set, one step row per question
+ * (pair × aspect × order, its videoId the pair's id), one job per pair. The run's status, progress (its steps),
+ * cancellation and budget are every run's (lib/judge/runs); a budget-stopped run resumes through resumeRun and then
+ * `requeuePairwiseRun` queues its unfinished pairs again.
+ */
+import type { JudgeEndpoint, Prisma, PrismaClient } from "../../generated/prisma/client";
+import type { ProjectAccess } from "../../authz/permissions";
+import { NotFoundError, ValidationError } from "../../errors";
+import { capabilitiesOf } from "../../judge/endpoints/endpoint-capabilities";
+import { runInputMode } from "../../judge/input-modes/plan-request-media";
+import type { RunEstimate } from "../../judge/runs/cost-estimate";
+import type { TemplateSource } from "../../judge/prompts/template-source";
+import { aspectListSchema, type Aspect } from "../aspects";
+import { evenly } from "./pair-frames";
+import { estimatePairwiseRun, type EstimatedPair } from "./pairwise-estimate";
+import type { PairwiseQueue } from "./pairwise-queue";
+import { PAIRWISE_TEMPLATE_ID } from "./pairwise-request";
+import type { CreatePairwiseRunInput } from "./pairwise-run.types";
+import { DEFAULT_FRAMES_PER_VIDEO, questionStepId, type PairwiseSettings } from "./pairwise-settings";
+import { PAIR_ORDERS } from "./reconcile";
+
+export interface PairwiseRunDeps {
+  prisma: PrismaClient;
+  queue: PairwiseQueue;
+  templates: TemplateSource;
+}
+
+/** Pairs the estimate reads frame sizes of; a larger set is estimated from an even sample of them. */
+const ESTIMATE_SAMPLE = 500;
+
+export async function createPairwiseRun(
+  deps: PairwiseRunDeps,
+  access: ProjectAccess<"runs.manage">,
+  pairSetId: string,
+  input: CreatePairwiseRunInput,
+): Promise<{
+  id: string | null;
+  pairs: number;
+  questions: number;
+  calls: number;
+  estimate: RunEstimate;
+  members?: string[];
+}> {
+  const { prisma } = deps;
+  const { set, endpoint } = await setAndEndpoint(prisma, access, pairSetId, input.endpointId);
+  const inputMode = runInputMode(endpoint, "images");
+  const aspects = chosenAspects(aspectListSchema.parse(set.aspects), input.aspects);
+  const settings: PairwiseSettings = {
+    aspects: aspects.map((a) => a.id),
+    orders: [...PAIR_ORDERS],
+    framesPerVideo: input.framesPerVideo ?? DEFAULT_FRAMES_PER_VIDEO,
+  };
+  const pairs = await pairsToJudge(prisma, pairSetId, input.pairIds);
+  const estimate = await estimateForSet(deps, {
+    endpoint,
+    pairSetId,
+    pairIds: input.pairIds ?? null,
+    aspects,
+    settings,
+    pairs: pairs.length,
+  });
+  const questions = pairs.length * aspects.length;
+  const calls = questions * PAIR_ORDERS.length;
+  if (input.dryRun) {
+    const samples = input.samples ?? 1;
+    return {
+      id: null,
+      pairs: pairs.length,
+      questions,
+      calls: calls * samples,
+      estimate: samples > 1 ? scaledEstimate(estimate, samples) : estimate,
+    };
+  }
+  const samples = input.samples ?? 1;
+  const base = {
+    projectId: access.projectId,
+    pipeline: "pairwise",
+    pairSetId,
+    endpointId: endpoint.id,
+    settings: settings as unknown as Prisma.InputJsonValue,
+    endpointSnapshot: {
+      name: endpoint.name,
+      baseUrl: endpoint.baseUrl,
+      model: endpoint.model,
+      temperature: endpoint.temperature,
+      imageDetail: endpoint.imageDetail,
+    },
+    simulated: /^stub/i.test(endpoint.model) || endpoint.name.toLowerCase().includes("simulated"),
+    inputMode,
+    budgetUsd: input.budgetUsd ?? null,
+    createdById: access.actor.userId,
+  } satisfies Prisma.JudgeRunUncheckedCreateInput;
+  const scaled = samples > 1 ? scaledEstimate(estimate, samples) : estimate;
+  const created = await prisma.$transaction(async (tx) => {
+    if (samples === 1)
+      return { id: await questionRun(tx, { ...base, estimate: json(estimate) }, pairs, aspects), members: [] };
+    // Self-consistency samples: member runs asked apart (each its own cache salt, at the temperature asked), their
+    // verdicts combined into the parent's by majority once the last is done (./pairwise-samples.ts).
+    const ensemble = { kind: "samples", samples, temperature: input.temperature ?? null, combine: "majority" };
+    const parent = await tx.judgeRun.create({
+      data: { ...base, estimate: json(scaled), ensemble: json(ensemble) },
+      select: { id: true },
+    });
+    const members: string[] = [];
+    for (let index = 0; index < samples; index++) {
+      const sampling = { salt: `sample-${index}`, temperature: input.temperature ?? null };
+      const data = {
+        ...base,
+        estimate: json(estimate),
+        parentRunId: parent.id,
+        memberIndex: index,
+        sampling: json(sampling),
+      };
+      members.push(await questionRun(tx, data, pairs, aspects));
+    }
+    return { id: parent.id, members };
+  });
+  const judged = created.members.length ? created.members : [created.id];
+  await deps.queue.enqueue(judged.flatMap((runId) => pairs.map((pair) => ({ runId, pairId: pair.id }))));
+  return {
+    id: created.id,
+    pairs: pairs.length,
+    questions,
+    calls: calls * samples,
+    estimate: scaled,
+    ...(created.members.length ? { members: created.members } : {}),
+  };
+}
+
+const json = (value: unknown) => value as Prisma.InputJsonValue;
+
+/** The pair set and the endpoint a run names, of the access's project, not archived. */
+async function setAndEndpoint(
+  prisma: PrismaClient,
+  access: ProjectAccess<"runs.manage">,
+  pairSetId: string,
+  endpointId: string,
+) {
+  const set = await prisma.pairSet.findFirst({
+    where: { id: pairSetId, projectId: access.projectId },
+    select: { id: true, aspects: true, archivedAt: true },
+  });
+  if (!set) throw new NotFoundError("No such pair set in this project.");
+  if (set.archivedAt) throw new ValidationError("The pair set is archived: restore it to judge its pairs.");
+  const endpoint = await prisma.judgeEndpoint.findFirst({ where: { id: endpointId, projectId: access.projectId } });
+  if (!endpoint) throw new NotFoundError("No such endpoint in this project.");
+  if (endpoint.archivedAt)
+    throw new ValidationError(`Endpoint ${endpoint.name} is archived: restore it to start runs with it.`);
+  return { set, endpoint };
+}
+
+/** A run that asks every pair's questions: its row, and one step per pair, aspect and order. */
+async function questionRun(
+  tx: Prisma.TransactionClient,
+  data: Prisma.JudgeRunUncheckedCreateInput,
+  pairs: readonly { id: string }[],
+  aspects: readonly Aspect[],
+): Promise<string> {
+  const created = await tx.judgeRun.create({ data, select: { id: true } });
+  await tx.stepResult.createMany({
+    data: pairs.flatMap((pair) =>
+      aspects.flatMap((aspect) =>
+        PAIR_ORDERS.map((order) => ({
+          runId: created.id,
+          videoId: pair.id,
+          stepId: questionStepId(aspect.id, order),
+          scopeIndex: 0,
+          templateId: PAIRWISE_TEMPLATE_ID,
+        })),
+      ),
+    ),
+  });
+  return created.id;
+}
+
+/** The estimate of `samples` runs of one estimate: every count and cost times the samples. */
+function scaledEstimate(estimate: RunEstimate, samples: number): RunEstimate {
+  const times = (n: number) => n * samples;
+  const range = (r: [number, number]): [number, number] => [times(r[0]), times(r[1])];
+  return {
+    ...estimate,
+    calls: times(estimate.calls),
+    images: times(estimate.images),
+    inputTokens: times(estimate.inputTokens),
+    outputTokens: times(estimate.outputTokens),
+    outputTokensRange: range(estimate.outputTokensRange),
+    costUsd: estimate.costUsd === null ? null : times(estimate.costUsd),
+    costUsdRange: estimate.costUsdRange === null ? null : range(estimate.costUsdRange),
+    steps: estimate.steps.map((step) => ({
+      ...step,
+      calls: times(step.calls),
+      images: times(step.images),
+      inputTokens: times(step.inputTokens),
+      outputTokens: times(step.outputTokens),
+      outputTokensRange: range(step.outputTokensRange),
+      costUsd: step.costUsd === null ? null : times(step.costUsd),
+      costUsdRange: step.costUsdRange === null ? null : range(step.costUsdRange),
+    })),
+  };
+}
+
+/** The aspects asked: the set's, in its order, or those named (an unknown id is a 400 that names it). */
+function chosenAspects(setAspects: readonly Aspect[], named: readonly string[] | undefined): Aspect[] {
+  if (!named) return [...setAspects];
+  const unknown = named.filter((id) => !setAspects.some((a) => a.id === id));
+  if (unknown.length)
+    throw new ValidationError(
+      `Unknown aspect ${unknown.map((id) => `"${id}"`).join(", ")}: the set's aspects are ${setAspects.map((a) => a.id).join(", ")}.`,
+    );
+  return setAspects.filter((a) => named.includes(a.id));
+}
+
+/** The set's pairs in order, or only those named (each must be the set's); a run of no pair is refused. */
+async function pairsToJudge(
+  prisma: PrismaClient,
+  pairSetId: string,
+  pairIds: readonly string[] | undefined,
+): Promise<{ id: string }[]> {
+  const pairs = await prisma.pair.findMany({
+    where: { pairSetId, ...(pairIds ? { id: { in: [...pairIds] } } : {}) },
+    orderBy: { position: "asc" },
+    select: { id: true },
+  });
+  if (pairIds && pairs.length !== new Set(pairIds).size)
+    throw new ValidationError("Some of the pairs named are not pairs of this set.");
+  if (pairs.length === 0) throw new ValidationError("The pair set has no pairs to judge.");
+  return pairs;
+}
+
+/** Reads the frame sizes of (a sample of) the set's pairs and estimates every question in both orders. */
+async function estimateForSet(
+  deps: PairwiseRunDeps,
+  run: {
+    endpoint: JudgeEndpoint;
+    pairSetId: string;
+    pairIds: string[] | null;
+    aspects: Aspect[];
+    settings: PairwiseSettings;
+    pairs: number;
+  },
+): Promise<RunEstimate> {
+  const rows = await deps.prisma.pair.findMany({
+    where: { pairSetId: run.pairSetId, ...(run.pairIds ? { id: { in: run.pairIds } } : {}) },
+    orderBy: { position: "asc" },
+    select: { prompt: true, videoAId: true, videoBId: true, honeypot: true },
+  });
+  const sample = evenly(rows, ESTIMATE_SAMPLE);
+  const videoIds = [
+    ...new Set(sample.flatMap((p) => [p.videoAId, p.videoBId]).filter((id): id is string => id !== null)),
+  ];
+  const sets = await deps.prisma.frameSet.findMany({
+    where: { videoId: { in: videoIds } },
+    orderBy: { createdAt: "desc" },
+    select: {
+      videoId: true,
+      frameCount: true,
+      frames: { take: 1, orderBy: { index: "asc" }, select: { width: true, height: true } },
+    },
+  });
+  const sizes = new Map<string, { width: number; height: number }[]>();
+  for (const set of sets) {
+    if (sizes.has(set.videoId) || !set.frames[0]) continue;
+    sizes.set(set.videoId, Array(Math.min(set.frameCount, run.settings.framesPerVideo)).fill(set.frames[0]));
+  }
+  const pairs: EstimatedPair[] = sample.map((p) => {
+    const a = (p.videoAId && sizes.get(p.videoAId)) || [];
+    return { prompt: p.prompt, a, b: p.honeypot ? a : (p.videoBId && sizes.get(p.videoBId)) || [] };
+  });
+  return estimatePairwiseRun({
+    endpoint: { ...run.endpoint, capabilities: capabilitiesOf(run.endpoint.capabilities) },
+    templates: deps.templates,
+    aspects: run.aspects,
+    pairs,
+    totalPairs: run.pairs,
+  });
+}
+
+/**
+ * After resumeRun put a budget-stopped pairwise run back: queues the pairs with questions still pending, of the run and,
+ * for a run of samples (named itself or by a member), of every member. Returns how many jobs it queued.
+ */
+export async function requeuePairwiseRun(
+  deps: Pick<PairwiseRunDeps, "prisma" | "queue">,
+  runId: string,
+): Promise<number> {
+  const run = await deps.prisma.judgeRun.findUnique({ where: { id: runId }, select: { parentRunId: true } });
+  const headId = run?.parentRunId ?? runId;
+  const members = await deps.prisma.judgeRun.findMany({ where: { parentRunId: headId }, select: { id: true } });
+  const pending = await deps.prisma.stepResult.findMany({
+    where: { runId: { in: [headId, ...members.map((m) => m.id)] }, status: "pending" },
+    distinct: ["runId", "videoId"],
+    select: { runId: true, videoId: true },
+  });
+  await deps.queue.enqueue(pending.map((step) => ({ runId: step.runId, pairId: step.videoId })));
+  return pending.length;
+}
