@@ -95,10 +95,16 @@ export async function judgePair(deps: JudgeDeps, job: PairJob, ready: () => void
   const setAspects = aspectListSchema.parse(pair.pairSet.aspects);
   const aspects = settings.aspects.flatMap((id) => setAspects.filter((a) => a.id === id));
   const now = new Date();
-  // A worker that died left its questions running: they are this job's now (as a video job's steps are).
+  // A worker that died left its questions running: they are this job's now (as a video job's steps are). The calls
+  // it sent and never stored the answer of were paid: they stay in the run's cost as "lost" (lib/judge/calls/
+  // lost-calls.ts), unless a still-living attempt's answer lands and replaces the row.
   await prisma.stepResult.updateMany({
     where: { runId: job.runId, videoId: job.pairId, status: "running" },
     data: { status: "pending" },
+  });
+  await prisma.llmCall.updateMany({
+    where: { runId: job.runId, videoId: job.pairId, status: "sent" },
+    data: { status: "lost" },
   });
   await prisma.judgeRun.updateMany({
     where: { id: job.runId, status: "queued" },

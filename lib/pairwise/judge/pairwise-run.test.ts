@@ -226,6 +226,39 @@ describe("a pairwise judge run against the stub", () => {
     expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId } })).status).toBe("done");
   });
 
+  it("counts a call a dead worker sent and never stored as lost, in the run's cost, and asks its question again", async () => {
+    const s = await setup({ price: true });
+    const { runId, jobs } = await startRun(s);
+    const job = jobs[0]!;
+    // The dead worker had started the pair's first question and written its call "sent", with its estimate.
+    const step = await prisma.stepResult.findFirstOrThrow({
+      where: { runId, videoId: job.pairId, stepId: "overall:AB" },
+    });
+    await prisma.stepResult.update({ where: { id: step.id }, data: { status: "running", attempts: 1 } });
+    const sent = await prisma.llmCall.create({
+      data: {
+        runId,
+        stepResultId: step.id,
+        videoId: job.pairId,
+        model: "stub-vision",
+        request: { text: "…", frameIds: [] },
+        status: "sent",
+        promptTokens: 3000,
+        completionTokens: 300,
+        costUsd: 0.039,
+      },
+    });
+    await judgeAll([job]);
+    expect(await prisma.llmCall.findUniqueOrThrow({ where: { id: sent.id } })).toMatchObject({
+      status: "lost",
+      costUsd: 0.039,
+    });
+    // Its question was asked again: the pair's four questions each reached the stub once.
+    expect(stub.requests).toHaveLength(4);
+    const status = await getRunStatus(prisma, await viewAccess(s.projectId), runId);
+    expect(status.calls).toMatchObject({ total: 5, lost: 1 });
+  });
+
   it("stops at its budget before a call that would pass it, and sends nothing more", async () => {
     const s = await setup({ price: true });
     const { runId, jobs } = await startRun(s, { budgetUsd: 0.000001 });
