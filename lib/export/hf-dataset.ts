@@ -1,9 +1,10 @@
 import { pipeline } from "node:stream/promises";
-import { pack as tarPack, type Pack } from "tar-stream";
+import type { Pack } from "tar-stream";
 import { stringify as yamlStringify } from "yaml";
 import type { PrismaClient } from "../generated/prisma/client";
 import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
+import { addTarText, tarDownload, type TarWriting } from "../format/tar-download";
 import { EXPORT_BATCH_VIDEOS, exportBatches, exportReviewers, type ExportRow } from "../agreement/export-rows";
 import { exportFileName } from "../agreement/export-file-name";
 import { projectAgreement } from "../agreement/load";
@@ -365,12 +366,6 @@ async function addFrame(
   await pipeline(source, pack.entry({ name, size, type: "file" }));
 }
 
-function addBuffer(pack: Pack, name: string, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    pack.entry({ name, type: "file" }, Buffer.from(text), (error) => (error ? reject(error) : resolve()));
-  });
-}
-
 /** Who judged the run and how: its endpoint (as snapshotted at its start), task, times and prompt templates. */
 async function runProvenance(prisma: PrismaClient, runId: string, catalogue: TaskCatalogue): Promise<HfProvenance> {
   const [run, hashes] = await Promise.all([
@@ -439,10 +434,10 @@ async function writeDataset(
   prisma: PrismaClient,
   access: ProjectAccess<"export.read">,
   input: { projectId: string; runId: string; projectName: string; scope: ReportFilter; plan: HfSplitPlan },
-  pack: Pack,
-  signal: { cancelled: boolean },
+  writing: TarWriting,
   storage: ObjectStorage,
 ) {
+  const { pack } = writing;
   const { runId, scope, plan } = input;
   const [reviewers, report, provenance] = await Promise.all([
     exportReviewers(prisma, scope),
@@ -460,7 +455,7 @@ async function writeDataset(
       if (!split.pending) continue;
       const name = `data/${split.name}-${String(split.shards.length).padStart(5, "0")}.jsonl`;
       split.shards.push(name);
-      await addBuffer(pack, name, split.pending);
+      await addTarText(pack, name, split.pending);
       split.pending = "";
     }
     videosPending = 0;
@@ -468,7 +463,7 @@ async function writeDataset(
   // exportBatches yields one (run, video)'s rows at a time; its frames are written as they come, its rows
   // collected into its split(s).
   for await (const rows of exportBatches(prisma, scope, reviewers)) {
-    if (signal.cancelled) return;
+    if (writing.cancelled) return;
     if (rows.length === 0) continue;
     const videoId = rows[0]!.videoId;
     const { byTimestamp, written } = await addVideoFrames(prisma, pack, storage, runId, videoId, rows);
@@ -483,14 +478,14 @@ async function writeDataset(
   }
   await flush();
   const spans = await hfSpanRows(prisma, runId, scope.matchingVideos);
-  if (spans.length) await addBuffer(pack, HF_SPANS_FILE, spans.map((row) => `${JSON.stringify(row)}\n`).join(""));
+  if (spans.length) await addTarText(pack, HF_SPANS_FILE, spans.map((row) => `${JSON.stringify(row)}\n`).join(""));
   const written = [...splits.values()].map(({ name, description, rows, shards }) => ({
     name,
     description,
     rows,
     shards,
   }));
-  await addBuffer(
+  await addTarText(
     pack,
     "README.md",
     hfDatasetCard({
@@ -542,40 +537,11 @@ export async function runHfDatasetExport(
     videoIds: scope.matchingVideos,
     spec: options.split ?? { kind: "none" },
   });
-  const pack = tarPack();
-  const signal = { cancelled: false };
-  // A failure reaches the consumer through `failed` (the pack's own iterator may never settle once destroyed).
-  let fail: (error: Error) => void = () => {};
-  const failed = new Promise<never>((_, reject) => (fail = reject));
-  failed.catch(() => {});
-  pack.on("error", () => {});
-  writeDataset(
-    prisma,
-    access,
-    { projectId, runId, projectName: project.name, scope, plan },
-    pack,
-    signal,
-    storage,
-  ).catch((error: unknown) => {
-    log().error({ err: error }, "Hugging Face dataset export failed part-way");
-    const reason = error instanceof Error ? error : new Error(String(error));
-    fail(reason);
-    pack.destroy(reason);
-  });
-  const chunks = pack[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const pending = chunks.next();
-      pending.catch(() => {});
-      const next = await Promise.race([pending, failed]);
-      if (next.done) controller.close();
-      else controller.enqueue(new Uint8Array(next.value));
-    },
-    async cancel() {
-      signal.cancelled = true;
-      await chunks.return?.();
-    },
-  });
+  const stream = tarDownload(
+    (writing) =>
+      writeDataset(prisma, access, { projectId, runId, projectName: project.name, scope, plan }, writing, storage),
+    (error) => log().error({ err: error }, "Hugging Face dataset export failed part-way"),
+  );
   return {
     stream,
     filename: exportFileName({

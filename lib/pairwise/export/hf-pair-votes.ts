@@ -5,11 +5,12 @@
  * are counted, never named: a reviewer is `reviewer_<n>` (numbered in the order met); judge runs, label sets' annotators
  * and the gold keep their ids.
  */
-import { pack as tarPack, type Pack } from "tar-stream";
+import type { Pack } from "tar-stream";
 import { stringify as yamlStringify } from "yaml";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { ProjectAccess } from "../../authz/permissions";
 import { NotFoundError } from "../../errors";
+import { addTarText, tarDownload } from "../../format/tar-download";
 import { votePages } from "./votes-export";
 import type { VoteExportRow } from "./votes-export.types";
 
@@ -31,12 +32,6 @@ const FEATURES: { name: keyof HfPairVoteRow; dtype: string }[] = [
   { name: "verdict", dtype: "string" },
   { name: "strength", dtype: "int64" },
 ];
-
-function addText(pack: Pack, name: string, text: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    pack.entry({ name, type: "file" }, Buffer.from(text), (error) => (error ? reject(error) : resolve()));
-  });
-}
 
 /** The card: YAML front matter for the Hub, then what a row holds. */
 export function hfPairVotesCard(input: {
@@ -82,7 +77,7 @@ async function writeVotes(prisma: PrismaClient, pairSetId: string, setName: stri
   let shards = 0;
   let rows = 0;
   const flush = async () => {
-    await addText(pack, `data/votes-${String(shards).padStart(5, "0")}.jsonl`, shard.join(""));
+    await addTarText(pack, `data/votes-${String(shards).padStart(5, "0")}.jsonl`, shard.join(""));
     shards += 1;
     shard = [];
   };
@@ -99,7 +94,7 @@ async function writeVotes(prisma: PrismaClient, pairSetId: string, setName: stri
     }
   }
   if (shard.length || shards === 0) await flush();
-  await addText(pack, "README.md", hfPairVotesCard({ setName, rows, shards, raterKinds }));
+  await addTarText(pack, "README.md", hfPairVotesCard({ setName, rows, shards, raterKinds }));
   pack.finalize();
 }
 
@@ -114,29 +109,7 @@ export async function pairVotesHfDataset(
     select: { id: true, name: true },
   });
   if (!set) throw new NotFoundError("No such pair set.");
-  const pack = tarPack();
-  let fail: (error: Error) => void = () => {};
-  const failed = new Promise<never>((_, reject) => (fail = reject));
-  failed.catch(() => {});
-  pack.on("error", () => {});
-  writeVotes(prisma, set.id, set.name, pack).catch((error: unknown) => {
-    const reason = error instanceof Error ? error : new Error(String(error));
-    fail(reason);
-    pack.destroy(reason);
-  });
-  const chunks = pack[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  const stream = new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const pending = chunks.next();
-      pending.catch(() => {});
-      const next = await Promise.race([pending, failed]);
-      if (next.done) controller.close();
-      else controller.enqueue(new Uint8Array(next.value));
-    },
-    async cancel() {
-      await chunks.return?.();
-    },
-  });
+  const stream = tarDownload(({ pack }) => writeVotes(prisma, set.id, set.name, pack));
   const slug = set.name.replace(/[^A-Za-z0-9._-]+/g, "_").slice(0, 80) || "pair-set";
   return { stream, filename: `${slug}-votes-hf-dataset.tar` };
 }

@@ -5,7 +5,7 @@
  * `extra`, whose provenance names curators) and `utils.py` (doc_to_visual / doc_to_text / process_results). Laid
  * out as lmms-eval's own video QA tasks (e.g. lmms_eval/tasks/videomme). Served as a .tar.
  */
-import { pack as tarPack } from "tar-stream";
+import { addTarText, tarDownload } from "../../format/tar-download";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { ProjectAccess } from "../../authz/permissions";
 import type { ExportFormat } from "./curation-queues.validation";
@@ -113,21 +113,11 @@ export function lmmsEvalFiles(lines: readonly BenchmarkLine[], task: string): { 
   ];
 }
 
-/** The files as a .tar byte stream (text files only, so built in memory). */
+/** The files as a .tar byte stream. */
 export function lmmsEvalTar(files: readonly { name: string; text: string }[]): ReadableStream<Uint8Array> {
-  const pack = tarPack();
-  for (const f of files) pack.entry({ name: f.name, type: "file" }, Buffer.from(f.text));
-  pack.finalize();
-  const chunks = pack[Symbol.asyncIterator]() as AsyncIterator<Buffer>;
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      const next = await chunks.next();
-      if (next.done) controller.close();
-      else controller.enqueue(new Uint8Array(next.value));
-    },
-    async cancel() {
-      await chunks.return?.();
-    },
+  return tarDownload(async ({ pack }) => {
+    for (const f of files) await addTarText(pack, f.name, f.text);
+    pack.finalize();
   });
 }
 
