@@ -174,7 +174,9 @@ describe("the layers' import graph", () => {
   it("has no circle of files with type imports counted (our graph and madge's)", async () => {
     expect(importCircles(fullImportGraph(appFiles()))).toEqual([]);
     expect(await madgeCircles(["lib", "components", "app", "scripts"], ROOT)).toEqual([]);
-  }, 120_000);
+    // madge parses every source file again with TypeScript: about 100 s on two idle cores, and the suite's other
+    // files share those cores, so the bound is only there to end a hung parse.
+  }, 600_000);
 
   it("runs fewer than 15 arrows from a lower layer up to a higher one", () => {
     const up = arrowsUp(graph);

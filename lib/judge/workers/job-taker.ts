@@ -1,4 +1,5 @@
 import type { Db, Job, PgBoss } from "pg-boss";
+import { queueOn, type QueueDefinition } from "../../jobs/job-boss";
 import { TickBatcher } from "./tick-batcher";
 
 type ListenHandle = Awaited<ReturnType<NonNullable<Db["listen"]>>>;
@@ -12,6 +13,40 @@ const WAKE_CHANNEL = "framejury_jobs_added";
  */
 export async function wakeTakers(boss: PgBoss, queue: string): Promise<void> {
   await boss.getDb().executeSql("SELECT pg_notify($1, $2)", [WAKE_CHANNEL, queue]);
+}
+
+/**
+ * The options of a queue of one job per run and subject (a video, a pair) that JobTakers work: a heartbeat every
+ * 10 s (a job whose heartbeat lapses goes back to the queue), retried after a failure with a growing delay.
+ */
+export const TAKEN_JOB_OPTIONS: QueueDefinition["options"] = {
+  heartbeatSeconds: 10,
+  retryLimit: 20,
+  retryDelay: 1,
+  retryBackoff: true,
+  retryDelayMax: 30,
+  expireInSeconds: 4 * 3600,
+};
+
+/**
+ * Saves jobs on a taker's queue, 500 to a statement, each at most once while it waits (`singletonKey`), then wakes
+ * the takers. The jobs are saved whether or not the takers hear of them now: a failed wake only means they are taken
+ * at a taker's next look, within a second.
+ */
+export async function enqueueTakenJobs<T extends object>(
+  boss: PgBoss,
+  queue: QueueDefinition,
+  jobs: readonly T[],
+  singletonKey: (job: T) => string,
+): Promise<void> {
+  await queueOn(boss, queue);
+  for (let i = 0; i < jobs.length; i += 500) {
+    await boss.insert(
+      queue.name,
+      jobs.slice(i, i + 500).map((job) => ({ data: job, singletonKey: singletonKey(job) })),
+    );
+  }
+  await wakeTakers(boss, queue.name).catch(() => {});
 }
 
 /** The attempt of a job a process holds: pg-boss settles and touches a job only in the attempt given. */

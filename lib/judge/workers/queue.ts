@@ -5,7 +5,7 @@ import type { JudgeDeps } from "../engine/judge-video";
 import { judgeVideo } from "../engine/judge-video";
 import { advanceBatchRun, type BatchRunnerDeps } from "../batch/batch-runner";
 import type { JudgeQueue } from "./judge-queue";
-import { JobTaker, wakeTakers } from "./job-taker";
+import { enqueueTakenJobs, JobTaker, TAKEN_JOB_OPTIONS } from "./job-taker";
 
 export const JUDGE_QUEUE = "judge-video";
 /**
@@ -23,17 +23,7 @@ export function batchPollSeconds(): number {
 
 /** The judge's queues: video jobs (one per run and video, retried after a failure with a growing delay) and batch checks. */
 export const JUDGE_QUEUES: QueueDefinition[] = [
-  {
-    name: JUDGE_QUEUE,
-    options: {
-      heartbeatSeconds: 10,
-      retryLimit: 20,
-      retryDelay: 1,
-      retryBackoff: true,
-      retryDelayMax: 30,
-      expireInSeconds: 4 * 3600,
-    },
-  },
+  { name: JUDGE_QUEUE, options: TAKEN_JOB_OPTIONS },
   {
     name: JUDGE_BATCH_QUEUE,
     options: {
@@ -60,18 +50,7 @@ export async function startBoss(connectionString: string, options: { supervise: 
 
 export function pgBossQueue(boss: PgBoss): JudgeQueue {
   return {
-    async enqueue(jobs) {
-      await queueOn(boss, ...JUDGE_QUEUES);
-      for (let i = 0; i < jobs.length; i += 500) {
-        await boss.insert(
-          JUDGE_QUEUE,
-          jobs.slice(i, i + 500).map((job) => ({ data: job, singletonKey: `${job.runId}:${job.videoId}` })),
-        );
-      }
-      // The jobs are saved whether or not the workers hear of them now: a failed wake only means they are taken at
-      // a worker's next look, within a second.
-      await wakeTakers(boss, JUDGE_QUEUE).catch(() => {});
-    },
+    enqueue: (jobs) => enqueueTakenJobs(boss, JUDGE_QUEUES[0]!, jobs, (job) => `${job.runId}:${job.videoId}`),
     startBatchChecks: (runId) => scheduleBatchCheck(boss, runId, 1),
   };
 }

@@ -3,27 +3,15 @@
  * with a growing delay as video jobs are (lib/judge/workers/queue.ts); a retried job asks only the orders not answered.
  */
 import type { PgBoss } from "pg-boss";
-import { jobBoss, queueErrorLogger, queueOn, type QueueDefinition } from "../../jobs/job-boss";
+import { jobBoss, queueErrorLogger, type QueueDefinition } from "../../jobs/job-boss";
 import { rootLogger } from "../../observability/logger";
 import type { JudgeDeps } from "../../judge/engine/judge-deps";
-import { JobTaker, wakeTakers } from "../../judge/workers/job-taker";
+import { enqueueTakenJobs, JobTaker, TAKEN_JOB_OPTIONS } from "../../judge/workers/job-taker";
 import { judgePair, type PairJob } from "./judge-pair";
 
 export const PAIRWISE_QUEUE = "judge-pair";
 
-export const PAIRWISE_QUEUES: QueueDefinition[] = [
-  {
-    name: PAIRWISE_QUEUE,
-    options: {
-      heartbeatSeconds: 10,
-      retryLimit: 20,
-      retryDelay: 1,
-      retryBackoff: true,
-      retryDelayMax: 30,
-      expireInSeconds: 4 * 3600,
-    },
-  },
-];
+export const PAIRWISE_QUEUES: QueueDefinition[] = [{ name: PAIRWISE_QUEUE, options: TAKEN_JOB_OPTIONS }];
 
 export interface PairwiseQueue {
   enqueue(jobs: PairJob[]): Promise<void>;
@@ -31,16 +19,7 @@ export interface PairwiseQueue {
 
 export function pgBossPairwiseQueue(boss: PgBoss): PairwiseQueue {
   return {
-    async enqueue(jobs) {
-      await queueOn(boss, ...PAIRWISE_QUEUES);
-      for (let i = 0; i < jobs.length; i += 500) {
-        await boss.insert(
-          PAIRWISE_QUEUE,
-          jobs.slice(i, i + 500).map((job) => ({ data: job, singletonKey: `${job.runId}:${job.pairId}` })),
-        );
-      }
-      await wakeTakers(boss, PAIRWISE_QUEUE).catch(() => {});
-    },
+    enqueue: (jobs) => enqueueTakenJobs(boss, PAIRWISE_QUEUES[0]!, jobs, (job) => `${job.runId}:${job.pairId}`),
   };
 }
 
