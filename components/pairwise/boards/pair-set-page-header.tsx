@@ -1,4 +1,7 @@
 import Link from "next/link";
+import type { ReactNode } from "react";
+import type { WithheldError } from "@/lib/visibility/withheld";
+import { ProblemNote } from "./page-problem";
 
 const TABS = [
   { id: "set", label: "Pair set", path: "" },
@@ -55,6 +58,32 @@ export function PairSetPageHeader({
           ),
         )}
       </nav>
+    </div>
+  );
+}
+
+/**
+ * A pair set page: its header, what the page shows (`intro`), why its data is missing or withheld when it is
+ * (`problem`, `withheld`: see readOrProblem), then the page's own content.
+ */
+export function PairSetPageFrame({
+  intro,
+  problem,
+  withheld = null,
+  children,
+  ...header
+}: Parameters<typeof PairSetPageHeader>[0] & {
+  intro?: ReactNode;
+  problem: string | null;
+  withheld?: WithheldError | null;
+  children?: ReactNode;
+}) {
+  return (
+    <div className="flex flex-col gap-5">
+      <PairSetPageHeader {...header} />
+      {intro && <p className="max-w-3xl text-sm text-slate-600">{intro}</p>}
+      <ProblemNote problem={problem} withheld={withheld} />
+      {children}
     </div>
   );
 }

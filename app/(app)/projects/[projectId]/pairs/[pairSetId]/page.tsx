@@ -1,8 +1,8 @@
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { Card } from "@/components/empty-state";
 import { JudgePairsForm } from "@/components/pairwise/boards/judge-pairs-form";
-import { ProblemNote, readOrProblem } from "@/components/pairwise/boards/page-problem";
-import { PairSetPageHeader } from "@/components/pairwise/boards/pair-set-page-header";
+import { readOrProblem } from "@/components/pairwise/boards/page-problem";
+import { PairSetPageFrame } from "@/components/pairwise/boards/pair-set-page-header";
 import { NextPairs, PairSetProgress, PairSetRuns } from "@/components/pairwise/boards/pair-set-sections";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
@@ -31,16 +31,15 @@ export default async function PairSetPage({
   ]);
   const choices = endpoints.map((e) => ({ id: e.id, name: e.name, model: e.model }));
   return (
-    <div className="flex flex-col gap-5">
-      <PairSetPageHeader
-        projectId={projectId}
-        pairSetId={pairSetId}
-        name={overview?.pairSet.name ?? null}
-        title="Pair set"
-        current="set"
-        owner={owner}
-      />
-      <ProblemNote problem={problem} />
+    <PairSetPageFrame
+      projectId={projectId}
+      pairSetId={pairSetId}
+      name={overview?.pairSet.name ?? null}
+      title="Pair set"
+      current="set"
+      owner={owner}
+      problem={problem}
+    >
       {overview && (
         <>
           <PairSetProgress overview={overview} projectId={projectId} mayReview={roleCan(role, "scores.review")} />
@@ -55,6 +54,6 @@ export default async function PairSetPage({
           </Card>
         </>
       )}
-    </div>
+    </PairSetPageFrame>
   );
 }

@@ -2,8 +2,8 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { ExportButtons } from "@/components/agreement/export-buttons";
 import { Card } from "@/components/empty-state";
 import { PairwiseAgreementSections } from "@/components/pairwise/boards/agreement-sections";
-import { ProblemNote, readOrProblem } from "@/components/pairwise/boards/page-problem";
-import { PairSetPageHeader } from "@/components/pairwise/boards/pair-set-page-header";
+import { readOrProblem } from "@/components/pairwise/boards/page-problem";
+import { PairSetPageFrame } from "@/components/pairwise/boards/pair-set-page-header";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { pairwiseAgreement } from "@/lib/pairwise/reports/agreement";
@@ -30,22 +30,24 @@ export default async function PairwiseAgreementPage({
   );
   const csv = `/api/v1/pair-sets/${pairSetId}/agreement?format=csv`;
   return (
-    <div className="flex flex-col gap-5">
-      <PairSetPageHeader
-        projectId={projectId}
-        pairSetId={pairSetId}
-        name={report?.pairSet.name ?? null}
-        title="Pairwise agreement"
-        current="agreement"
-        owner={roleCan(role, "pairs.manage")}
-      />
-      <p className="max-w-3xl text-sm text-slate-600">
-        As GenAI-Bench defines them: accuracy over the four verdicts (A, B, both good, both bad), over three (the ties
-        merged) and over two (pairs either side called a tie left out); Cohen&apos;s κ and Krippendorff&apos;s α
-        (nominal) on the verdicts; 95% intervals resample prompts. A judge is within human noise when its three-way
-        accuracy with people reaches the lower bound of people&apos;s with each other.
-      </p>
-      <ProblemNote problem={problem} withheld={withheld} />
+    <PairSetPageFrame
+      projectId={projectId}
+      pairSetId={pairSetId}
+      name={report?.pairSet.name ?? null}
+      title="Pairwise agreement"
+      current="agreement"
+      owner={roleCan(role, "pairs.manage")}
+      intro={
+        <>
+          As GenAI-Bench defines them: accuracy over the four verdicts (A, B, both good, both bad), over three (the ties
+          merged) and over two (pairs either side called a tie left out); Cohen&apos;s κ and Krippendorff&apos;s α
+          (nominal) on the verdicts; 95% intervals resample prompts. A judge is within human noise when its three-way
+          accuracy with people reaches the lower bound of people&apos;s with each other.
+        </>
+      }
+      problem={problem}
+      withheld={withheld}
+    >
       {report && (
         <>
           <Card title="Downloads">
@@ -56,6 +58,6 @@ export default async function PairwiseAgreementPage({
           <PairwiseAgreementSections report={report} />
         </>
       )}
-    </div>
+    </PairSetPageFrame>
   );
 }

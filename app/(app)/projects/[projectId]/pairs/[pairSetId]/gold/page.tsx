@@ -2,8 +2,8 @@ import Link from "next/link";
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { EmptyState } from "@/components/empty-state";
 import { GoldVerdictForm } from "@/components/pairwise/boards/gold-verdict-form";
-import { ProblemNote, readOrProblem } from "@/components/pairwise/boards/page-problem";
-import { PairSetPageHeader } from "@/components/pairwise/boards/pair-set-page-header";
+import { readOrProblem } from "@/components/pairwise/boards/page-problem";
+import { PairSetPageFrame } from "@/components/pairwise/boards/pair-set-page-header";
 import { prisma } from "@/lib/db/prisma";
 import { pairDisagreements } from "@/lib/pairwise/pair-sets/gold";
 import { searchParamsObject } from "@/lib/videos/video-filter";
@@ -25,20 +25,21 @@ export default async function PairGoldPage({
   const { data, problem } = await readOrProblem(() => pairDisagreements(prisma, access, pairSetId, { aspect, after }));
   const base = `/projects/${projectId}/pairs/${pairSetId}/gold`;
   return (
-    <div className="flex flex-col gap-5">
-      <PairSetPageHeader
-        projectId={projectId}
-        pairSetId={pairSetId}
-        name={data?.pairSet.name ?? null}
-        title="Gold verdicts"
-        current="gold"
-        owner
-      />
-      <p className="max-w-3xl text-sm text-slate-600">
-        The pairs people gave different verdicts on, for each aspect. The gold verdict you set is what agreement and
-        rater quality compare with; every change keeps its history, and a save over a newer gold is refused.
-      </p>
-      <ProblemNote problem={problem} />
+    <PairSetPageFrame
+      projectId={projectId}
+      pairSetId={pairSetId}
+      name={data?.pairSet.name ?? null}
+      title="Gold verdicts"
+      current="gold"
+      owner
+      intro={
+        <>
+          The pairs people gave different verdicts on, for each aspect. The gold verdict you set is what agreement and
+          rater quality compare with; every change keeps its history, and a save over a newer gold is refused.
+        </>
+      }
+      problem={problem}
+    >
       {data && (
         <>
           <nav className="flex flex-wrap gap-3 text-sm" aria-label="Aspects">
@@ -84,6 +85,6 @@ export default async function PairGoldPage({
           )}
         </>
       )}
-    </div>
+    </PairSetPageFrame>
   );
 }

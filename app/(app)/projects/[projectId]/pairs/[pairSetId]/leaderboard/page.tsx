@@ -1,7 +1,7 @@
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { AspectTabs, LeaderboardBoards, RatersForm } from "@/components/pairwise/boards/leaderboard-sections";
-import { ProblemNote, readOrProblem } from "@/components/pairwise/boards/page-problem";
-import { PairSetPageHeader } from "@/components/pairwise/boards/pair-set-page-header";
+import { readOrProblem } from "@/components/pairwise/boards/page-problem";
+import { PairSetPageFrame } from "@/components/pairwise/boards/pair-set-page-header";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { pairwiseLeaderboard } from "@/lib/pairwise/reports/leaderboard";
@@ -24,21 +24,23 @@ export default async function PairwiseLeaderboardPage({
     return { query, board: await pairwiseLeaderboard(prisma, access, pairSetId, query) };
   });
   return (
-    <div className="flex flex-col gap-5">
-      <PairSetPageHeader
-        projectId={projectId}
-        pairSetId={pairSetId}
-        name={data?.board.pairSet.name ?? null}
-        title="Pairwise leaderboard"
-        current="leaderboard"
-        owner={roleCan(role, "pairs.manage")}
-      />
-      <p className="max-w-3xl text-sm text-slate-600">
-        Bradley–Terry ratings on the Elo scale (400 points per factor of 10 in odds, the mean at 1000) over every
-        verdict of the raters, a tie counting half a win to each side; 95% intervals resample prompts, each drawn prompt
-        bringing all its pairs. Rank (UB) is 1 + the number of generators whose interval lies wholly above.
-      </p>
-      <ProblemNote problem={problem} withheld={withheld} />
+    <PairSetPageFrame
+      projectId={projectId}
+      pairSetId={pairSetId}
+      name={data?.board.pairSet.name ?? null}
+      title="Pairwise leaderboard"
+      current="leaderboard"
+      owner={roleCan(role, "pairs.manage")}
+      intro={
+        <>
+          Bradley–Terry ratings on the Elo scale (400 points per factor of 10 in odds, the mean at 1000) over every
+          verdict of the raters, a tie counting half a win to each side; 95% intervals resample prompts, each drawn
+          prompt bringing all its pairs. Rank (UB) is 1 + the number of generators whose interval lies wholly above.
+        </>
+      }
+      problem={problem}
+      withheld={withheld}
+    >
       {data && (
         <>
           <AspectTabs board={data.board} projectId={projectId} raters={data.query.raters} />
@@ -46,6 +48,6 @@ export default async function PairwiseLeaderboardPage({
           <LeaderboardBoards board={data.board} />
         </>
       )}
-    </div>
+    </PairSetPageFrame>
   );
 }

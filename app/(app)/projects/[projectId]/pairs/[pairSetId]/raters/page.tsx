@@ -1,7 +1,7 @@
 import { requirePageProjectAccess } from "@/app/_server/actor";
 import { EmptyState } from "@/components/empty-state";
-import { ProblemNote, readOrProblem } from "@/components/pairwise/boards/page-problem";
-import { PairSetPageHeader } from "@/components/pairwise/boards/pair-set-page-header";
+import { readOrProblem } from "@/components/pairwise/boards/page-problem";
+import { PairSetPageFrame } from "@/components/pairwise/boards/pair-set-page-header";
 import { RaterTable } from "@/components/pairwise/boards/rater-table";
 import { prisma } from "@/lib/db/prisma";
 import { raterBoard } from "@/lib/pairwise/reports/raters";
@@ -16,27 +16,28 @@ export default async function PairwiseRatersPage({
   const { access } = await requirePageProjectAccess(projectId, "pairs.manage");
   const { data: board, problem } = await readOrProblem(() => raterBoard(prisma, access, pairSetId));
   return (
-    <div className="flex flex-col gap-5">
-      <PairSetPageHeader
-        projectId={projectId}
-        pairSetId={pairSetId}
-        name={board?.pairSet.name ?? null}
-        title="Raters"
-        current="raters"
-        owner
-      />
-      <p className="max-w-3xl text-sm text-slate-600">
-        Honeypot pairs set a video against a broken copy of itself (the answer is the original); gold verdicts are the
-        adjudicated ones. A rater who chooses the left video far from half the time, answers much faster than others, or
-        always gives the same verdict is worth a look before their votes are trusted.
-      </p>
-      <ProblemNote problem={problem} />
+    <PairSetPageFrame
+      projectId={projectId}
+      pairSetId={pairSetId}
+      name={board?.pairSet.name ?? null}
+      title="Raters"
+      current="raters"
+      owner
+      intro={
+        <>
+          Honeypot pairs set a video against a broken copy of itself (the answer is the original); gold verdicts are the
+          adjudicated ones. A rater who chooses the left video far from half the time, answers much faster than others,
+          or always gives the same verdict is worth a look before their votes are trusted.
+        </>
+      }
+      problem={problem}
+    >
       {board &&
         (board.raters.length === 0 ? (
           <EmptyState title="No verdict yet">No one has given a verdict on this set.</EmptyState>
         ) : (
           <RaterTable raters={board.raters} />
         ))}
-    </div>
+    </PairSetPageFrame>
   );
 }
