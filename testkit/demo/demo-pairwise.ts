@@ -11,15 +11,15 @@
  * Rows are written with Prisma directly, keyed by the tables' unique keys (and ids derived from them), so seeding
  * twice adds nothing.
  */
-import { createHash, randomBytes } from "node:crypto";
+import { createHash } from "node:crypto";
 import path from "node:path";
-import { createUser } from "../../lib/auth/users";
 import type { PrismaClient } from "../../lib/generated/prisma/client";
 import { DEFAULT_ASPECTS } from "../../lib/pairwise/aspects";
 import { swapVerdict, type Side, type Verdict } from "../../lib/pairwise/verdicts";
 import { DEMO_GENERATOR } from "./demo-clip-upload";
 import type { DemoLink, DemoResumeContext, DemoSeedContext } from "./demo-part";
 import { DEMO_STUB_ENDPOINT } from "./demo-stub-endpoints";
+import { simulatedReviewer } from "./simulated-reviewer";
 
 export const DEMO_PAIR_SET = "Demo: generators compared";
 
@@ -274,31 +274,6 @@ async function demoPairs(
     generatorB: p.generatorB,
     honeypot: p.honeypot !== null,
   }));
-}
-
-/** A simulated reviewer's account (made once; its password is random and never shown) as a reviewer of the project. */
-async function simulatedReviewer(
-  prisma: PrismaClient,
-  projectId: string,
-  reviewer: (typeof PAIRWISE_REVIEWERS)[number],
-): Promise<string> {
-  const existing = await prisma.user.findUnique({ where: { email: reviewer.email }, select: { id: true } });
-  const userId =
-    existing?.id ??
-    (
-      await createUser(prisma, {
-        email: reviewer.email,
-        name: reviewer.name,
-        password: randomBytes(24).toString("base64url"),
-        isAdmin: false,
-      })
-    ).id;
-  await prisma.projectMember.upsert({
-    where: { projectId_userId: { projectId, userId } },
-    create: { projectId, userId, role: "reviewer" },
-    update: {},
-  });
-  return userId;
 }
 
 interface ReviewerVerdictRow {

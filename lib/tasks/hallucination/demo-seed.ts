@@ -7,10 +7,8 @@
  * first visit; the judge's spans come from the demo's first run itself, kept by the engine as each video finishes
  * (lib/spans/judge-spans-store.ts), so judge–people agreement fills in as the run ends.
  */
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { type ProjectAccess, projectAccess } from "../../authz/permissions";
-import { createUser } from "../../auth/users";
 import type { DemoLink, DemoSeedContext, DemoSeedPart } from "../../../testkit/demo/demo-part";
 import { CLIPS } from "../../../testkit/demo/demo-clips";
 import type { PrismaClient } from "../../generated/prisma/client";
@@ -22,6 +20,7 @@ import { insertSpans, type NewSpan } from "../../spans/span-store";
 import type { BoxKeyframe, SpanFields } from "../../spans/span-types";
 import { secondsOf, spanProblem } from "../../spans/span-validation";
 import { HALLUCINATION_TASK } from "./task";
+import { simulatedReviewer } from "../../../testkit/demo/simulated-reviewer";
 
 export const hallucinationDemo: DemoSeedPart = {
   async seed(context) {
@@ -251,31 +250,6 @@ const DEMO_SPANS: readonly (readonly [DemoSpan[], DemoSpan[]])[] = [
   ],
   [[], []],
 ];
-
-/** A simulated reviewer's account (made once; its password is random and never shown: nobody signs in as it). */
-async function simulatedReviewer(
-  prisma: PrismaClient,
-  projectId: string,
-  reviewer: (typeof SIMULATED_REVIEWERS)[number],
-): Promise<string> {
-  const existing = await prisma.user.findUnique({ where: { email: reviewer.email }, select: { id: true } });
-  const userId =
-    existing?.id ??
-    (
-      await createUser(prisma, {
-        email: reviewer.email,
-        name: reviewer.name,
-        password: randomBytes(24).toString("base64url"),
-        isAdmin: false,
-      })
-    ).id;
-  await prisma.projectMember.upsert({
-    where: { projectId_userId: { projectId, userId } },
-    create: { projectId, userId, role: "reviewer" },
-    update: {},
-  });
-  return userId;
-}
 
 /**
  * The clip's frame times: kept if the app has read them, else from the row's frame count and rate (the demo's clips
