@@ -6,7 +6,7 @@
 import type { PrismaClient } from "../generated/prisma/client";
 import type { ProjectAccess } from "../authz/permissions";
 import { NotFoundError } from "../errors";
-import { runCallTotals } from "../judge/runs/runs";
+import { callCountsByRun, runCallTotals } from "../judge/runs/runs";
 import { krippendorffAlpha } from "../stats/krippendorff-alpha";
 import { buildRatingTable, type RatingRow } from "../stats/rating-table";
 import { catalogFor } from "../task-modules/task-catalogue";
@@ -56,47 +56,9 @@ async function ensembleMembers(
   runMembers: Awaited<ReturnType<typeof ensembleRunFor>>["members"],
 ) {
   const memberIds = runMembers.map((m) => m.id);
-  const calls = await prisma.$queryRaw<
-    {
-      runId: string;
-      total: bigint;
-      cached: bigint;
-      errors: bigint;
-      repairs: bigint;
-      lost: bigint;
-      sent: bigint;
-      withoutUsage: bigint;
-      prompt: bigint | null;
-      completion: bigint | null;
-      cost: number | null;
-    }[]
-  >`
-    SELECT "runId", count(*) AS total,
-           count(*) FILTER (WHERE cached) AS cached,
-           count(*) FILTER (WHERE error IS NOT NULL) AS errors,
-           count(*) FILTER (WHERE "isRepair") AS repairs,
-           count(*) FILTER (WHERE status = 'lost') AS lost,
-           count(*) FILTER (WHERE status = 'sent') AS sent,
-           count(*) FILTER (WHERE NOT "usageKnown") AS "withoutUsage",
-           sum("promptTokens") AS prompt, sum("completionTokens") AS completion, sum("costUsd") AS cost
-    FROM llm_call WHERE "runId" = ANY(${memberIds}::text[]) GROUP BY "runId"`;
-  const none = {
-    total: 0,
-    cached: 0,
-    errors: 0,
-    repairs: 0,
-    lost: 0,
-    sent: 0,
-    withoutUsage: 0,
-    prompt: 0,
-    completion: 0,
-    cost: 0,
-  };
+  const calls = await callCountsByRun(prisma, memberIds);
   return runMembers.map((m) => {
-    const totals = runCallTotals(
-      calls.find((c) => c.runId === m.id) ?? none,
-      m.status === "queued" || m.status === "running",
-    );
+    const totals = runCallTotals(calls.get(m.id)!, m.status === "queued" || m.status === "running");
     const snapshot = m.endpointSnapshot as { temperature?: number | null };
     const sampling = m.sampling as { temperature?: number | null; salt?: string | null } | null;
     return {

@@ -486,35 +486,13 @@ export async function getRunStatus(prisma: PrismaClient, access: ProjectAccess, 
   const [videoCounts, stepCounts, calls, lastBatch] = await Promise.all([
     prisma.runVideo.groupBy({ by: ["status"], where: { runId }, _count: { _all: true } }),
     prisma.stepResult.groupBy({ by: ["status"], where: { runId: { in: workIds } }, _count: { _all: true } }),
-    prisma.$queryRaw<
-      {
-        total: bigint;
-        cached: bigint;
-        errors: bigint;
-        repairs: bigint;
-        lost: bigint;
-        sent: bigint;
-        withoutUsage: bigint;
-        prompt: bigint | null;
-        completion: bigint | null;
-        cost: number | null;
-      }[]
-    >`
-      SELECT count(*) AS total,
-             count(*) FILTER (WHERE cached) AS cached,
-             count(*) FILTER (WHERE error IS NOT NULL) AS errors,
-             count(*) FILTER (WHERE "isRepair") AS repairs,
-             count(*) FILTER (WHERE status = 'lost') AS lost,
-             count(*) FILTER (WHERE status = 'sent') AS sent,
-             count(*) FILTER (WHERE NOT "usageKnown") AS "withoutUsage",
-             sum("promptTokens") AS prompt, sum("completionTokens") AS completion, sum("costUsd") AS cost
-      FROM llm_call WHERE "runId" = ANY(${workIds}::text[])`,
+    callCountsByRun(prisma, workIds),
     run.batchMode ? prisma.judgeBatch.findFirst({ where: { runId }, orderBy: { number: "desc" } }) : null,
   ]);
   const count = (rows: { status: string; _count: { _all: number } }[]) =>
     Object.fromEntries(rows.map((r) => [r.status, r._count._all]));
   const steps = count(stepCounts);
-  const c = calls[0]!;
+  const c = sumCallCounts(calls.values());
   return {
     id: run.id,
     projectId: run.projectId,
@@ -565,42 +543,80 @@ export async function getRunStatus(prisma: PrismaClient, access: ProjectAccess, 
   };
 }
 
+/** What a run's calls add up to, as stored: counts by kind and status, tokens and cost summed. */
+export interface CallCounts {
+  total: number;
+  cached: number;
+  errors: number;
+  repairs: number;
+  lost: number;
+  sent: number;
+  withoutUsage: number;
+  prompt: number;
+  completion: number;
+  cost: number;
+}
+
+const NO_CALLS: CallCounts = {
+  total: 0,
+  cached: 0,
+  errors: 0,
+  repairs: 0,
+  lost: 0,
+  sent: 0,
+  withoutUsage: 0,
+  prompt: 0,
+  completion: 0,
+  cost: 0,
+};
+
+/** Each run's call counts, in one statement; a run with no call yet has NO_CALLS. */
+export async function callCountsByRun(prisma: PrismaClient, runIds: string[]): Promise<Map<string, CallCounts>> {
+  const rows = await prisma.$queryRaw<({ runId: string } & Record<keyof CallCounts, bigint | number | null>)[]>`
+    SELECT "runId", count(*) AS total,
+           count(*) FILTER (WHERE cached) AS cached,
+           count(*) FILTER (WHERE error IS NOT NULL) AS errors,
+           count(*) FILTER (WHERE "isRepair") AS repairs,
+           count(*) FILTER (WHERE status = 'lost') AS lost,
+           count(*) FILTER (WHERE status = 'sent') AS sent,
+           count(*) FILTER (WHERE NOT "usageKnown") AS "withoutUsage",
+           sum("promptTokens") AS prompt, sum("completionTokens") AS completion, sum("costUsd") AS cost
+    FROM llm_call WHERE "runId" = ANY(${runIds}::text[]) GROUP BY "runId"`;
+  const counts = new Map(runIds.map((id) => [id, NO_CALLS]));
+  for (const { runId, ...row } of rows) {
+    const numbers = Object.fromEntries(Object.entries(row).map(([key, value]) => [key, Number(value ?? 0)]));
+    counts.set(runId, numbers as unknown as CallCounts);
+  }
+  return counts;
+}
+
+/** Several runs' call counts added up (an ensemble's members as one run). */
+export function sumCallCounts(counts: Iterable<CallCounts>): CallCounts {
+  const sum = { ...NO_CALLS };
+  for (const c of counts) for (const key of Object.keys(sum) as (keyof CallCounts)[]) sum[key] += c[key];
+  return sum;
+}
+
 /**
  * A run's calls, tokens and cost as the run page and `GET /runs/:id` show them. Every request the endpoint
  * received is a call: `lost` ones (sent by a worker that died before storing the answer) and `inFlight` ones
  * count with tokens and cost estimated from the request (lib/judge/calls/lost-calls.ts). Calls answered without
  * `usage` make tokens and cost unknown: `null`, with what the other calls add up to in `atLeast`, never 0.
  */
-export function runCallTotals(
-  c: {
-    total: bigint | number;
-    cached: bigint | number;
-    errors: bigint | number;
-    repairs: bigint | number;
-    lost: bigint | number;
-    sent: bigint | number;
-    withoutUsage: bigint | number;
-    prompt: bigint | number | null;
-    completion: bigint | number | null;
-    cost: number | null;
-  },
-  runActive: boolean,
-) {
-  const withoutUsage = Number(c.withoutUsage);
+export function runCallTotals(c: CallCounts, runActive: boolean) {
+  const withoutUsage = c.withoutUsage;
   // A run that is over (a cancelled one whose worker died) will never get the answers of calls still "sent".
-  const sent = Number(c.sent);
-  const lost = Number(c.lost) + (runActive ? 0 : sent);
+  const sent = c.sent;
+  const lost = c.lost + (runActive ? 0 : sent);
   const inFlight = runActive ? sent : 0;
-  const prompt = Number(c.prompt ?? 0);
-  const completion = Number(c.completion ?? 0);
-  const cost = c.cost ?? 0;
+  const { prompt, completion, cost } = c;
   const known = withoutUsage === 0;
   return {
     calls: {
-      total: Number(c.total),
-      cached: Number(c.cached),
-      errors: Number(c.errors),
-      repairs: Number(c.repairs),
+      total: c.total,
+      cached: c.cached,
+      errors: c.errors,
+      repairs: c.repairs,
       lost,
       inFlight,
       withoutUsage,
