@@ -95,7 +95,8 @@ describe("loadVotes", () => {
     }))
       pages.push(page.length);
     expect(pages).toEqual([2000, 2000, 1760]);
-  });
+    // 11,520 verdicts written and read twice: a few seconds alone, several times that beside the suite's other files.
+  }, 180_000);
 
   it("caps the votes one prompt contributes per rater and aspect: the set's cap or a given one, the earliest kept", async () => {
     const other = await pairSetProject();

@@ -8,8 +8,9 @@ import { postJson } from "@/lib/api-client";
 const input = "rounded-md border border-slate-300 px-2 py-1.5";
 
 /**
- * "Judge both orders": a pairwise judge run of the set on one endpoint, with an optional budget (pairwise runs send each video's frames as images); with
- * `pairIds` (the active plan's next pairs) only those pairs are judged.
+ * "Judge both orders": a pairwise judge run of the set on one endpoint, or a panel of several (the endpoint and the
+ * judges ticked), with an optional budget (pairwise runs send each video's frames as images); with `pairIds` (the
+ * active plan's next pairs) only those pairs are judged.
  */
 export function JudgePairsForm({
   pairSetId,
@@ -27,8 +28,12 @@ export function JudgePairsForm({
   const start = useMutation({
     mutationFn: (form: FormData) => {
       const budget = String(form.get("budgetUsd") ?? "").trim();
+      const endpointId = String(form.get("endpointId"));
+      // The run's endpoint first, then the other judges ticked: a panel when there is more than one.
+      const panel = [...new Set([endpointId, ...form.getAll("panel").map(String)])];
       return postJson(`/api/v1/pair-sets/${pairSetId}/runs`, {
-        endpointId: String(form.get("endpointId")),
+        endpointId,
+        ...(panel.length > 1 ? { panel } : {}),
         ...(budget ? { budgetUsd: Number(budget) } : {}),
         ...(pairIds ? { pairIds } : {}),
       });
@@ -58,6 +63,19 @@ export function JudgePairsForm({
           ))}
         </select>
       </label>
+      {endpoints.length > 1 && (
+        <fieldset className="flex flex-col gap-1">
+          <legend>Also ask (a panel: each judge in both orders, verdicts by majority)</legend>
+          <div className="flex flex-wrap gap-3">
+            {endpoints.map((e) => (
+              <label key={e.id} className="flex items-center gap-1">
+                <input type="checkbox" name="panel" value={e.id} />
+                {e.model === e.name ? e.name : `${e.model} @ ${e.name}`}
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      )}
       <label className="flex flex-col gap-1">
         Budget (US$)
         <input name="budgetUsd" type="number" min={0} step="0.01" className={`${input} w-24`} />

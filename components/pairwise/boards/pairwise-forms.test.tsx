@@ -4,6 +4,7 @@ import { cleanup, fireEvent, render, screen, waitFor } from "@testing-library/re
 import type { ReactNode } from "react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { NewPairSetForm } from "./new-pair-set-form";
+import { JudgePairsForm } from "./judge-pairs-form";
 import { PairImportForm } from "./pair-import-form";
 
 /*
@@ -101,5 +102,35 @@ describe("the import form", () => {
     await waitFor(() => expect(push).toHaveBeenCalledWith("/projects/p1/pairs/set9"));
     expect(requests.map((r) => (r.init.body as FormData).get("dryRun"))).toEqual(["true", "false"]);
     expect(requests[1]!.url).toBe("/api/v1/projects/p1/pair-imports");
+  });
+});
+
+describe("the judge-pairs form", () => {
+  const endpoints = [
+    { id: "e1", name: "vLLM", model: "qwen" },
+    { id: "e2", name: "OpenAI", model: "gpt" },
+    { id: "e3", name: "local", model: "local" },
+  ];
+
+  it("starts a run on the chosen endpoint, or a panel of it and the judges ticked", async () => {
+    answer = () => json({ id: "run1" }, 201);
+    wrap(<JudgePairsForm pairSetId="s1" endpoints={endpoints} label="Judge both orders" />);
+    fireEvent.submit(screen.getByTestId("judge-pairs-form"));
+    await waitFor(() => expect(requests).toHaveLength(1));
+    expect(requests[0]!.url).toBe("/api/v1/pair-sets/s1/runs");
+    expect(JSON.parse(String(requests[0]!.init.body))).toEqual({ endpointId: "e1" });
+    fireEvent.click(screen.getByRole("checkbox", { name: "local" }));
+    fireEvent.click(screen.getByRole("checkbox", { name: "gpt @ OpenAI" }));
+    fireEvent.submit(screen.getByTestId("judge-pairs-form"));
+    await waitFor(() => expect(requests).toHaveLength(2));
+    expect(JSON.parse(String(requests[1]!.init.body))).toEqual({ endpointId: "e1", panel: ["e1", "e2", "e3"] });
+  });
+
+  it("shows the server's refusal as it says it", async () => {
+    answer = () => json({ error: { code: "validation_error", message: "Endpoint local is archived." } }, 400);
+    wrap(<JudgePairsForm pairSetId="s1" endpoints={endpoints} label="Judge both orders" />);
+    fireEvent.click(screen.getByRole("checkbox", { name: "local" }));
+    fireEvent.submit(screen.getByTestId("judge-pairs-form"));
+    expect((await screen.findByRole("alert")).textContent).toContain("Endpoint local is archived.");
   });
 });

@@ -13,6 +13,7 @@ import { testJudgeDeps } from "../../../testkit/testing/judge-deps";
 import { DEFAULT_ASPECTS } from "../aspects";
 import { judgePair, type PairJob } from "./judge-pair";
 import { loadJudgeTrust } from "./judge-trust";
+import { judgeRunsOfSet } from "../reports/pair-set-votes";
 import { majorityVerdict } from "./pairwise-samples";
 import type { Verdict } from "../verdicts";
 import { createPairwiseRun, requeuePairwiseRun } from "./pairwise-run";
@@ -88,7 +89,14 @@ async function setup(
 /** Starts a run whose jobs are kept, then judges them one by one as a worker would. */
 async function startRun(
   s: Awaited<ReturnType<typeof setup>>,
-  input: { budgetUsd?: number; samples?: number; temperature?: number; pairIds?: string[] } = {},
+  input: {
+    budgetUsd?: number;
+    samples?: number;
+    temperature?: number;
+    pairIds?: string[];
+    panel?: string[];
+    dryRun?: boolean;
+  } = {},
 ) {
   const jobs: PairJob[] = [];
   const access = await projectAccess(prisma, owner, s.projectId, "runs.manage");
@@ -333,6 +341,76 @@ describe("a pairwise judge run against the stub", () => {
     // A sample's temperature goes with its calls.
     const call = await prisma.llmCall.findFirstOrThrow({ where: { runId: started.members![0]! } });
     expect((call.request as { temperature: number }).temperature).toBe(0.7);
+  });
+
+  it("asks a panel's judges each on its own endpoint and combines their verdicts by majority; refuses a bad panel", async () => {
+    const s = await setup({ price: true });
+    const endpoint = (model: string) =>
+      projectAccess(prisma, owner, s.projectId, "endpoints.manage").then((access) =>
+        createEndpoint(prisma, access, {
+          name: model,
+          baseUrl: stub.baseURL,
+          model,
+          apiKey: null,
+          imageDetail: "low",
+          temperature: 0,
+          maxConcurrency: 4,
+          requestsPerMinute: null,
+          timeoutSeconds: 60,
+          structuredOutput: false,
+          pricePer1kInput: model.includes("free") ? null : 0.02,
+          pricePer1kOutput: null,
+        }),
+      );
+    const biased = await endpoint("stub-first-bias");
+    const free = await endpoint("stub-free");
+    const panel = [s.endpointId, biased.id, free.id];
+    // The estimate adds up each judge's own: the free judge costs nothing, the others their prices.
+    const dry = await startRun(s, { panel, dryRun: true });
+    const own = async (endpointId: string) => (await startRun({ ...s, endpointId }, { dryRun: true })).started.estimate;
+    const [first, second, third] = [await own(s.endpointId), await own(biased.id), await own(free.id)];
+    expect(third.costUsd).toBeNull();
+    expect(dry.started.calls).toBe(36);
+    expect(dry.started.estimate).toMatchObject({ calls: 36, inputTokens: first.inputTokens * 3 });
+    expect(dry.started.estimate.costUsd).toBeCloseTo(first.costUsd! + second.costUsd!, 9);
+    const { runId, started, jobs } = await startRun(s, { panel });
+    expect(started.members).toHaveLength(3);
+    expect(jobs).toHaveLength(9);
+    await judgeAll(jobs);
+    const members = await prisma.judgeRun.findMany({ where: { parentRunId: runId }, orderBy: { memberIndex: "asc" } });
+    expect(members.map((m) => m.endpointId)).toEqual(panel);
+    expect(members.every((m) => m.sampling === null && m.status === "done")).toBe(true);
+    // Each judge asked every question in both orders on its own model.
+    const models = stub.requests.filter((r) => r.rule === "pairwise").map((r) => r.model);
+    expect(models.filter((m) => m === "stub-vision")).toHaveLength(12);
+    expect(models.filter((m) => m === "stub-first-bias")).toHaveLength(12);
+    expect(models.filter((m) => m === "stub-free")).toHaveLength(12);
+    const parent = await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId } });
+    expect(parent).toMatchObject({ status: "done", ensemble: { kind: "panel", combine: "majority" } });
+    const combined = await prisma.pairVerdict.findMany({ where: { runId } });
+    expect(combined).toHaveLength(6);
+    for (const verdict of combined) {
+      const votes = await prisma.pairVerdict.findMany({
+        where: { runId: { in: started.members }, pairId: verdict.pairId, aspect: verdict.aspect },
+      });
+      const majority = majorityVerdict(votes.map((v) => ({ verdict: v.verdict as Verdict, strength: 1 as const })))!;
+      expect(verdict).toMatchObject({ verdict: majority.verdict, note: `majority of judges: ${majority.agreed} of 3` });
+    }
+    // The biased judge flips every decided pair; its own trust figures say so, apart from the others'.
+    const trust = await loadJudgeTrust(prisma, await viewAccess(s.projectId), members[1]!.id);
+    expect(trust.aspects.every((a) => a.positionFlips > 0)).toBe(true);
+    // The set's judge raters name the panel and each of its judges apart.
+    const labels = (await judgeRunsOfSet(prisma, await viewAccess(s.projectId), s.pairSetId)).map((r) => r.label);
+    expect(labels.filter((l) => l.startsWith("Panel of 3 judges ·"))).toHaveLength(1);
+    expect(labels.filter((l) => l.includes("(in a panel) ·"))).toHaveLength(3);
+    // A panel without the run's endpoint, with an unknown endpoint, of one judge, or with samples: refused.
+    await expect(startRun(s, { panel: [biased.id, free.id] })).rejects.toMatchObject({ status: 400 });
+    await expect(startRun(s, { panel: [s.endpointId, "nope"] })).rejects.toMatchObject({ status: 404 });
+    const parse = (body: object) => createPairwiseRunSchema.safeParse({ endpointId: s.endpointId, ...body }).success;
+    expect(parse({ panel: [s.endpointId] })).toBe(false);
+    expect(parse({ panel: [s.endpointId, s.endpointId] })).toBe(false);
+    expect(parse({ panel: [s.endpointId, biased.id], samples: 2 })).toBe(false);
+    expect(parse({ panel: [s.endpointId, biased.id] })).toBe(true);
   });
 
   it("answers a pair whose video was deleted as not judged, with no call, and still finishes the run", async () => {

@@ -44,7 +44,7 @@ export async function createPairwiseRun(
 }> {
   const { prisma } = deps;
   const { set, endpoint } = await setAndEndpoint(prisma, access, pairSetId, input.endpointId);
-  const inputMode = runInputMode(endpoint, "images");
+  const panel = input.panel ? await panelEndpoints(prisma, access, input.endpointId, input.panel) : null;
   const aspects = chosenAspects(aspectListSchema.parse(set.aspects), input.aspects);
   const settings: PairwiseSettings = {
     aspects: aspects.map((a) => a.id),
@@ -52,65 +52,50 @@ export async function createPairwiseRun(
     framesPerVideo: input.framesPerVideo ?? DEFAULT_FRAMES_PER_VIDEO,
   };
   const pairs = await pairsToJudge(prisma, pairSetId, input.pairIds);
-  const estimate = await estimateForSet(deps, {
-    endpoint,
-    pairSetId,
-    pairIds: input.pairIds ?? null,
-    aspects,
-    settings,
-    pairs: pairs.length,
-  });
-  const questions = pairs.length * aspects.length;
-  const calls = questions * PAIR_ORDERS.length;
-  if (input.dryRun) {
-    const samples = input.samples ?? 1;
-    return {
-      id: null,
-      pairs: pairs.length,
-      questions,
-      calls: calls * samples,
-      estimate: samples > 1 ? scaledEstimate(estimate, samples) : estimate,
-    };
+  // Each member run: one per sample (the run's endpoint, each its own salt), one per judge of a panel, or the run.
+  const plans: MemberPlan[] = panel
+    ? panel.map((judge) => ({ endpoint: judge, sampling: null }))
+    : Array.from({ length: input.samples ?? 1 }, (_, index) => ({
+        endpoint,
+        sampling: input.samples ? { salt: `sample-${index}`, temperature: input.temperature ?? null } : null,
+      }));
+  const estimates = new Map<string, RunEstimate>();
+  for (const judge of new Set(plans.map((plan) => plan.endpoint))) {
+    const options = { endpoint: judge, pairSetId, pairIds: input.pairIds ?? null, aspects, settings };
+    estimates.set(judge.id, await estimateForSet(deps, { ...options, pairs: pairs.length }));
   }
-  const samples = input.samples ?? 1;
-  const base = {
+  const memberEstimates = plans.map((plan) => estimates.get(plan.endpoint.id)!);
+  const estimate = summedEstimates(memberEstimates);
+  const questions = pairs.length * aspects.length;
+  const calls = questions * PAIR_ORDERS.length * plans.length;
+  if (input.dryRun) return { id: null, pairs: pairs.length, questions, calls, estimate };
+  const common = {
     projectId: access.projectId,
     pipeline: "pairwise",
     pairSetId,
-    endpointId: endpoint.id,
     settings: settings as unknown as Prisma.InputJsonValue,
-    endpointSnapshot: {
-      name: endpoint.name,
-      baseUrl: endpoint.baseUrl,
-      model: endpoint.model,
-      temperature: endpoint.temperature,
-      imageDetail: endpoint.imageDetail,
-    },
-    simulated: /^stub/i.test(endpoint.model) || endpoint.name.toLowerCase().includes("simulated"),
-    inputMode,
     budgetUsd: input.budgetUsd ?? null,
     createdById: access.actor.userId,
-  } satisfies Prisma.JudgeRunUncheckedCreateInput;
-  const scaled = samples > 1 ? scaledEstimate(estimate, samples) : estimate;
+  };
   const created = await prisma.$transaction(async (tx) => {
-    if (samples === 1)
-      return { id: await questionRun(tx, { ...base, estimate: json(estimate) }, pairs, aspects), members: [] };
-    // Self-consistency samples: member runs asked apart (each its own cache salt, at the temperature asked), their
-    // verdicts combined into the parent's by majority once the last is done (./pairwise-samples.ts).
-    const ensemble = { kind: "samples", samples, temperature: input.temperature ?? null, combine: "majority" };
+    if (plans.length === 1)
+      return { id: await questionRun(tx, runRow(common, endpoint, estimate), pairs, aspects), members: [] };
+    // Samples or a panel: member runs asked apart, their verdicts combined into the parent's by majority once the
+    // last is done (./pairwise-samples.ts).
+    const ensemble = panel
+      ? { kind: "panel", endpointIds: panel.map((judge) => judge.id), combine: "majority" }
+      : { kind: "samples", samples: plans.length, temperature: input.temperature ?? null, combine: "majority" };
     const parent = await tx.judgeRun.create({
-      data: { ...base, estimate: json(scaled), ensemble: json(ensemble) },
+      data: { ...runRow(common, endpoint, estimate), ensemble: json(ensemble) },
       select: { id: true },
     });
     const members: string[] = [];
-    for (let index = 0; index < samples; index++) {
-      const sampling = { salt: `sample-${index}`, temperature: input.temperature ?? null };
+    for (const [index, plan] of plans.entries()) {
       const data = {
-        ...base,
-        estimate: json(estimate),
+        ...runRow(common, plan.endpoint, memberEstimates[index]!),
         parentRunId: parent.id,
         memberIndex: index,
-        sampling: json(sampling),
+        ...(plan.sampling ? { sampling: json(plan.sampling) } : {}),
       };
       members.push(await questionRun(tx, data, pairs, aspects));
     }
@@ -122,10 +107,63 @@ export async function createPairwiseRun(
     id: created.id,
     pairs: pairs.length,
     questions,
-    calls: calls * samples,
-    estimate: scaled,
+    calls,
+    estimate,
     ...(created.members.length ? { members: created.members } : {}),
   };
+}
+
+/** One member run to make: its endpoint, and a sample's salt and temperature (JudgeRun.sampling). */
+interface MemberPlan {
+  endpoint: JudgeEndpoint;
+  sampling: { salt: string; temperature: number | null } | null;
+}
+
+/** A pairwise run's row on an endpoint: what every run of the request shares, and its endpoint's own fields. */
+function runRow(
+  common: Omit<Prisma.JudgeRunUncheckedCreateInput, "endpointId" | "endpointSnapshot" | "simulated" | "inputMode">,
+  endpoint: JudgeEndpoint,
+  estimate: RunEstimate,
+): Prisma.JudgeRunUncheckedCreateInput {
+  return {
+    ...common,
+    endpointId: endpoint.id,
+    endpointSnapshot: {
+      name: endpoint.name,
+      baseUrl: endpoint.baseUrl,
+      model: endpoint.model,
+      temperature: endpoint.temperature,
+      imageDetail: endpoint.imageDetail,
+    },
+    simulated: /^stub/i.test(endpoint.model) || endpoint.name.toLowerCase().includes("simulated"),
+    inputMode: runInputMode(endpoint, "images"),
+    estimate: json(estimate),
+  };
+}
+
+/**
+ * A panel's endpoints, in the order named: each of the project and not archived, the run's own endpoint among them
+ * (it is the parent run's, as a video panel's is).
+ */
+async function panelEndpoints(
+  prisma: PrismaClient,
+  access: ProjectAccess<"runs.manage">,
+  endpointId: string,
+  endpointIds: readonly string[],
+): Promise<JudgeEndpoint[]> {
+  if (!endpointIds.includes(endpointId))
+    throw new ValidationError("endpointId must be one of the panel's endpoints (panel).");
+  const found = await prisma.judgeEndpoint.findMany({
+    where: { projectId: access.projectId, id: { in: [...endpointIds] } },
+  });
+  const missing = endpointIds.filter((id) => !found.some((e) => e.id === id));
+  if (missing.length) throw new NotFoundError(`No such endpoint in this project: ${missing.join(", ")}.`);
+  const archived = found.filter((e) => e.archivedAt);
+  if (archived.length)
+    throw new ValidationError(
+      `Endpoint ${archived.map((e) => e.name).join(", ")} is archived: restore it to start runs with it.`,
+    );
+  return endpointIds.map((id) => found.find((e) => e.id === id)!);
 }
 
 const json = (value: unknown) => value as Prisma.InputJsonValue;
@@ -174,28 +212,47 @@ async function questionRun(
   return created.id;
 }
 
-/** The estimate of `samples` runs of one estimate: every count and cost times the samples. */
-function scaledEstimate(estimate: RunEstimate, samples: number): RunEstimate {
-  const times = (n: number) => n * samples;
-  const range = (r: [number, number]): [number, number] => [times(r[0]), times(r[1])];
+/** The estimate of several member runs: every count and cost added up, step by step (a cost is null only when no member's is known). */
+function summedEstimates(estimates: readonly RunEstimate[]): RunEstimate {
+  if (estimates.length === 1) return estimates[0]!;
+  const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+  const cost = (values: (number | null)[]) => (values.every((v) => v === null) ? null : sum(values.map((v) => v ?? 0)));
+  const range = (ranges: [number, number][]): [number, number] => [
+    sum(ranges.map((r) => r[0])),
+    sum(ranges.map((r) => r[1])),
+  ];
+  const costRange = (ranges: ([number, number] | null)[]) =>
+    ranges.every((r) => r === null) ? null : range(ranges.map((r) => r ?? [0, 0]));
+  type Counted = Pick<
+    RunEstimate,
+    | "calls"
+    | "images"
+    | "videoFrames"
+    | "videoSeconds"
+    | "inputTokens"
+    | "outputTokens"
+    | "outputTokensRange"
+    | "costUsd"
+    | "costUsdRange"
+  >;
+  const added = <T extends Counted>(parts: readonly T[]): Counted => ({
+    calls: sum(parts.map((p) => p.calls)),
+    images: sum(parts.map((p) => p.images)),
+    videoFrames: sum(parts.map((p) => p.videoFrames)),
+    videoSeconds: sum(parts.map((p) => p.videoSeconds)),
+    inputTokens: sum(parts.map((p) => p.inputTokens)),
+    outputTokens: sum(parts.map((p) => p.outputTokens)),
+    outputTokensRange: range(parts.map((p) => p.outputTokensRange)),
+    costUsd: cost(parts.map((p) => p.costUsd)),
+    costUsdRange: costRange(parts.map((p) => p.costUsdRange)),
+  });
+  const first = estimates[0]!;
   return {
-    ...estimate,
-    calls: times(estimate.calls),
-    images: times(estimate.images),
-    inputTokens: times(estimate.inputTokens),
-    outputTokens: times(estimate.outputTokens),
-    outputTokensRange: range(estimate.outputTokensRange),
-    costUsd: estimate.costUsd === null ? null : times(estimate.costUsd),
-    costUsdRange: estimate.costUsdRange === null ? null : range(estimate.costUsdRange),
-    steps: estimate.steps.map((step) => ({
+    ...first,
+    ...added(estimates),
+    steps: first.steps.map((step) => ({
       ...step,
-      calls: times(step.calls),
-      images: times(step.images),
-      inputTokens: times(step.inputTokens),
-      outputTokens: times(step.outputTokens),
-      outputTokensRange: range(step.outputTokensRange),
-      costUsd: step.costUsd === null ? null : times(step.costUsd),
-      costUsdRange: step.costUsdRange === null ? null : range(step.costUsdRange),
+      ...added(estimates.flatMap((e) => e.steps.filter((s) => s.stepId === step.stepId))),
     })),
   };
 }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { aspectIdSchema } from "../aspects";
 import { runEstimateAnswerSchema } from "../../judge/runs/run-estimate.types";
+import { PANEL_SIZE } from "../../judge/runs/ensemble-settings";
 
 /** POST /api/v1/pair-sets/{pairSetId}/runs: a pairwise judge run over the set's pairs, each asked in both orders. */
 export const createPairwiseRunSchema = z
@@ -16,12 +17,26 @@ export const createPairwiseRunSchema = z
     samples: z.number().int().min(2).max(10).optional(),
     /** The samples' temperature (the endpoint's when absent). */
     temperature: z.number().min(0).max(2).optional(),
+    /**
+     * A panel: one member run per endpoint (2–5 distinct endpoints of the project, `endpointId` among them), each
+     * reconciling its two orders, their verdicts combined by majority. Not with `samples`.
+     */
+    panel: z
+      .array(z.string().min(1).max(100))
+      .min(PANEL_SIZE.min)
+      .max(PANEL_SIZE.max)
+      .refine((ids) => new Set(ids).size === ids.length, "a panel's endpoints must differ")
+      .optional(),
     /** Only these pairs of the set (the active plan's next pairs); every pair of the set when absent. */
     pairIds: z.array(z.string().min(1).max(100)).min(1).max(10_000).optional(),
     /** Answer with the cost estimate only; no run is made. */
     dryRun: z.boolean().optional(),
   })
-  .strict();
+  .strict()
+  .refine((body) => !(body.samples && body.panel), {
+    message: "A run is either self-consistency samples or a panel of endpoints, not both.",
+    path: ["panel"],
+  });
 export type CreatePairwiseRunInput = z.infer<typeof createPairwiseRunSchema>;
 
 /** What starting (or, with `dryRun`, estimating) a pairwise run answers: `id` null for a dry run. */
@@ -30,10 +45,10 @@ export const createPairwiseRunAnswerSchema = z.object({
   pairs: z.number().int(),
   /** Pair × aspect questions. */
   questions: z.number().int(),
-  /** Calls: two per question (both orders), times the samples. */
+  /** Calls: two per question (both orders), times the samples or the panel's judges. */
   calls: z.number().int(),
   estimate: runEstimateAnswerSchema,
-  /** The member runs of a run of self-consistency samples. */
+  /** The member runs of a run of self-consistency samples or of a panel. */
   members: z.array(z.string()).optional(),
 });
 

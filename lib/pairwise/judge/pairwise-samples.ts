@@ -1,6 +1,6 @@
 /**
- * Self-consistency samples of a pairwise run: its member runs ask every question apart (each its own cache salt, at the
- * sample temperature), and once the last member is done, the members' reconciled verdicts on each pair and aspect are
+ * Self-consistency samples or a panel of a pairwise run: its member runs ask every question apart (a sample with its
+ * own cache salt at the sample temperature, a panel's judge on its own endpoint), and once the last member is done, the members' reconciled verdicts on each pair and aspect are
  * combined into the parent's by majority. Most votes wins; a draw between A and B is a both-good tie (as a position
  * flip is, ./reconcile.ts); any other draw takes the first of the drawn in the order tie_bad, tie_good, A, B (the
  * most cautious). A member without a verdict on the pair does not vote; no votes: no verdict.
@@ -44,6 +44,8 @@ export async function combineSamplesWhenDone(prisma: PrismaClient, memberRunId: 
       data: { status: "done", finishedAt: new Date() },
     });
     if (claimed.count === 0) return;
+    const parent = await tx.judgeRun.findUniqueOrThrow({ where: { id: parentId }, select: { ensemble: true } });
+    const of = (parent.ensemble as { kind?: string } | null)?.kind === "panel" ? "judges" : "samples";
     const verdicts = await tx.pairVerdict.findMany({ where: { runId: { in: members.map((m) => m.id) } } });
     const byQuestion = new Map<string, typeof verdicts>();
     for (const v of verdicts) {
@@ -60,7 +62,7 @@ export async function combineSamplesWhenDone(prisma: PrismaClient, memberRunId: 
       const values = {
         verdict: combined.verdict,
         strength: combined.strength,
-        note: `majority of samples: ${combined.agreed} of ${members.length}`,
+        note: `majority of ${of}: ${combined.agreed} of ${members.length}`,
       };
       await tx.pairVerdict.upsert({
         where: { pairId_aspect_raterId: { pairId: first.pairId, aspect: first.aspect, raterId } },

@@ -59,7 +59,10 @@ export function votesOfRaters(votes: readonly Vote[], raters: RaterChoice): Vote
   return votes.filter((vote) => vote.raterKind === "judge" && vote.raterId === raterId);
 }
 
-/** The pairwise judge runs of the set, oldest first, each named by its judge and start. */
+/**
+ * The pairwise judge runs of the set, oldest first, each named by its judge and start; a run of samples or a panel,
+ * and each of its members, say so (a panel's first judge and the panel would read alike otherwise).
+ */
 export async function judgeRunsOfSet(
   prisma: PrismaClient,
   access: ProjectAccess,
@@ -67,14 +70,38 @@ export async function judgeRunsOfSet(
 ): Promise<{ id: string; label: string }[]> {
   const runs = await prisma.judgeRun.findMany({
     where: { projectId: access.projectId, pairSetId },
-    select: { id: true, createdAt: true, endpointSnapshot: true, endpoint: { select: { name: true, model: true } } },
-    orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+    select: {
+      id: true,
+      createdAt: true,
+      endpointSnapshot: true,
+      endpoint: { select: { name: true, model: true } },
+      ensemble: true,
+      parentRunId: true,
+      memberIndex: true,
+    },
+    orderBy: [{ createdAt: "asc" }, { memberIndex: "asc" }, { id: "asc" }],
   });
+  const kindOf = (ensemble: unknown) => (ensemble as { kind?: string } | null)?.kind;
+  const parentKind = new Map(runs.map((run) => [run.id, kindOf(run.ensemble)]));
+  const members = (parentId: string) => runs.filter((run) => run.parentRunId === parentId).length;
   return runs.map((run) => {
     const snapshot = (run.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
     const name = typeof snapshot.name === "string" ? snapshot.name : run.endpoint.name;
     const model = typeof snapshot.model === "string" ? snapshot.model : run.endpoint.model;
-    return { id: run.id, label: `${runJudgeName(name, model)} · ${runDate(run.createdAt)}` };
+    const judge = runJudgeName(name, model);
+    const kind = kindOf(run.ensemble);
+    const inParent = run.parentRunId ? parentKind.get(run.parentRunId) : undefined;
+    const what =
+      kind === "panel"
+        ? `Panel of ${members(run.id)} judges`
+        : kind === "samples"
+          ? `${judge} × ${members(run.id)} samples`
+          : inParent === "panel"
+            ? `${judge} (in a panel)`
+            : inParent === "samples"
+              ? `${judge} (sample ${(run.memberIndex ?? 0) + 1})`
+              : judge;
+    return { id: run.id, label: `${what} · ${runDate(run.createdAt)}` };
   });
 }
 
