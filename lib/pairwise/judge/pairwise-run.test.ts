@@ -8,6 +8,7 @@ import { resumeRun } from "../../judge/runs/run-budget";
 import { fileTemplateSource } from "../../judge/prompts/template-source";
 import { startStubLlm, type StubServer } from "../../../testkit/llm-stub/stub-server";
 import { makeUser } from "../../../testkit/testing/fixtures";
+import { createStubEndpoint } from "../../../testkit/testing/stub-endpoint";
 import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
 import { testJudgeDeps } from "../../../testkit/testing/judge-deps";
 import { DEFAULT_ASPECTS } from "../aspects";
@@ -112,6 +113,22 @@ const judgeAll = async (jobs: PairJob[]) => {
   for (const job of jobs) await judgePair(deps, job);
 };
 const viewAccess = (projectId: string) => projectAccess(prisma, owner, projectId, "project.view");
+
+/** The parent's verdict on each of the 6 questions is its members' majority, its note naming what the members are. */
+async function expectMajorityOfMembers(runId: string, members: string[], of: "samples" | "judges") {
+  const combined = await prisma.pairVerdict.findMany({ where: { runId } });
+  expect(combined).toHaveLength(6);
+  for (const verdict of combined) {
+    const votes = await prisma.pairVerdict.findMany({
+      where: { runId: { in: members }, pairId: verdict.pairId, aspect: verdict.aspect },
+    });
+    const majority = majorityVerdict(votes.map((v) => ({ verdict: v.verdict as Verdict, strength: 1 as const })))!;
+    expect(verdict).toMatchObject({
+      verdict: majority.verdict,
+      note: `majority of ${of}: ${majority.agreed} of ${members.length}`,
+    });
+  }
+}
 
 describe("a pairwise judge run against the stub", () => {
   it("judges every pair in both orders, stores each order's answer and reconciles them into the run's verdicts", async () => {
@@ -322,18 +339,7 @@ describe("a pairwise judge run against the stub", () => {
     expect(stub.requests.filter((r) => r.rule === "pairwise")).toHaveLength(36);
     const parent = await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId } });
     expect(parent.status).toBe("done");
-    const combined = await prisma.pairVerdict.findMany({ where: { runId } });
-    expect(combined).toHaveLength(6);
-    for (const verdict of combined) {
-      const votes = await prisma.pairVerdict.findMany({
-        where: { runId: { in: started.members }, pairId: verdict.pairId, aspect: verdict.aspect },
-      });
-      const majority = majorityVerdict(votes.map((v) => ({ verdict: v.verdict as Verdict, strength: 1 as const })))!;
-      expect(verdict).toMatchObject({
-        verdict: majority.verdict,
-        note: `majority of samples: ${majority.agreed} of 3`,
-      });
-    }
+    await expectMajorityOfMembers(runId, started.members!, "samples");
     const status = await getRunStatus(prisma, await viewAccess(s.projectId), runId);
     expect(status.steps).toMatchObject({ total: 36, done: 36 });
     const trust = await loadJudgeTrust(prisma, await viewAccess(s.projectId), runId);
@@ -346,22 +352,11 @@ describe("a pairwise judge run against the stub", () => {
   it("asks a panel's judges each on its own endpoint and combines their verdicts by majority; refuses a bad panel", async () => {
     const s = await setup({ price: true });
     const endpoint = (model: string) =>
-      projectAccess(prisma, owner, s.projectId, "endpoints.manage").then((access) =>
-        createEndpoint(prisma, access, {
-          name: model,
-          baseUrl: stub.baseURL,
-          model,
-          apiKey: null,
-          imageDetail: "low",
-          temperature: 0,
-          maxConcurrency: 4,
-          requestsPerMinute: null,
-          timeoutSeconds: 60,
-          structuredOutput: false,
-          pricePer1kInput: model.includes("free") ? null : 0.02,
-          pricePer1kOutput: null,
-        }),
-      );
+      createStubEndpoint(prisma, owner, s.projectId, stub.baseURL, model, {
+        name: model,
+        structuredOutput: false,
+        pricePer1kInput: model.includes("free") ? null : 0.02,
+      });
     const biased = await endpoint("stub-first-bias");
     const free = await endpoint("stub-free");
     const panel = [s.endpointId, biased.id, free.id];
@@ -387,15 +382,7 @@ describe("a pairwise judge run against the stub", () => {
     expect(models.filter((m) => m === "stub-free")).toHaveLength(12);
     const parent = await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId } });
     expect(parent).toMatchObject({ status: "done", ensemble: { kind: "panel", combine: "majority" } });
-    const combined = await prisma.pairVerdict.findMany({ where: { runId } });
-    expect(combined).toHaveLength(6);
-    for (const verdict of combined) {
-      const votes = await prisma.pairVerdict.findMany({
-        where: { runId: { in: started.members }, pairId: verdict.pairId, aspect: verdict.aspect },
-      });
-      const majority = majorityVerdict(votes.map((v) => ({ verdict: v.verdict as Verdict, strength: 1 as const })))!;
-      expect(verdict).toMatchObject({ verdict: majority.verdict, note: `majority of judges: ${majority.agreed} of 3` });
-    }
+    await expectMajorityOfMembers(runId, started.members!, "judges");
     // The biased judge flips every decided pair; its own trust figures say so, apart from the others'.
     const trust = await loadJudgeTrust(prisma, await viewAccess(s.projectId), members[1]!.id);
     expect(trust.aspects.every((a) => a.positionFlips > 0)).toBe(true);
