@@ -67,6 +67,12 @@ export function PairSetRuns({ overview }: { overview: PairSetOverview }) {
           <th className="px-2 py-1">Status</th>
           <th className="px-2 py-1">Aspect</th>
           <th className="px-2 py-1 text-right">Pairs in both orders</th>
+          <th
+            className="px-2 py-1 text-right"
+            title="Answers that hold no verdict: a pair not judged (a video that cannot be shown, e.g. one without frames) or an answer without a verdict label"
+          >
+            Without a verdict
+          </th>
           <th className="px-2 py-1 text-right" title="The share of pairs whose two orders chose opposite videos">
             Flip rate
           </th>
@@ -90,6 +96,12 @@ export function PairSetRuns({ overview }: { overview: PairSetOverview }) {
               <td className="px-2 py-1">{i === 0 ? run.status : ""}</td>
               <td className="px-2 py-1">{row?.aspect ?? "no answer yet"}</td>
               <td className="px-2 py-1 text-right tabular-nums">{row?.pairsBothOrders ?? "–"}</td>
+              <td
+                className={`px-2 py-1 text-right tabular-nums ${row?.answersWithoutVerdict ? "text-amber-800" : ""}`}
+                data-testid="answers-without-verdict"
+              >
+                {row ? `${row.answersWithoutVerdict} of ${row.answers}` : "–"}
+              </td>
               <td className="px-2 py-1 text-right tabular-nums">{row ? percent(row.positionFlipRate) : "–"}</td>
               <td className="px-2 py-1 text-right tabular-nums">{row ? percent(row.firstPositionWinShare) : "–"}</td>
             </tr>

@@ -10,6 +10,8 @@ import type { Actor } from "@/lib/auth/actor";
 import { prisma } from "@/lib/db/prisma";
 import { addVerdict, expectedVerdict, seedBoardProject, type BoardSeed } from "@/testkit/pairwise/board-fixtures";
 import { makeUser } from "@/testkit/testing/fixtures";
+import type { PairSetOverview } from "@/lib/pairwise/reports/pair-set-overview";
+import { PairSetRuns } from "./pair-set-sections";
 
 const page = vi.hoisted(() => ({ actor: null as Actor | null }));
 vi.mock("@/app/_server/actor", async () => {
@@ -210,5 +212,25 @@ describe("the gold page", () => {
     expect(unknown).toContain('data-testid="pairwise-problem"');
     await expect(render(GoldPage, reviewer, empty)).rejects.toThrow();
     await expect(render(GoldPage, viewer, empty)).rejects.toThrow();
+  });
+});
+
+describe("the set's judge runs", () => {
+  it("count each run's answers that hold no verdict (pairs not judged), out of its answers", () => {
+    const trust = {
+      aspect: "overall",
+      answers: 50,
+      answersWithoutVerdict: 48,
+      pairsBothOrders: 1,
+      positionFlips: 0,
+      positionFlipRate: 0,
+      inconsistentPairs: 0,
+      decidedAnswers: 2,
+      firstPositionWins: 1,
+      firstPositionWinShare: 0.5,
+    };
+    const overview = { runs: [{ id: "r1", label: "Panel of 2 judges", status: "done", trust: [trust] }] };
+    const html = renderToStaticMarkup(<PairSetRuns overview={overview as unknown as PairSetOverview} />);
+    expect(html).toMatch(/data-testid="answers-without-verdict">48 of 50</);
   });
 });
