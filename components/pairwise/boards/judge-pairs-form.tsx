@@ -25,6 +25,7 @@ export function JudgePairsForm({
 }) {
   const router = useRouter();
   const [error, setError] = useState<string | null>(null);
+  const [chosen, setChosen] = useState(endpoints[0]?.id ?? "");
   const start = useMutation({
     mutationFn: (form: FormData) => {
       const budget = String(form.get("budgetUsd") ?? "").trim();
@@ -55,7 +56,7 @@ export function JudgePairsForm({
     >
       <label className="flex flex-col gap-1">
         Endpoint
-        <select name="endpointId" className={input} defaultValue={endpoints[0]!.id}>
+        <select name="endpointId" className={input} defaultValue={chosen} onChange={(e) => setChosen(e.target.value)}>
           {endpoints.map((e) => (
             <option key={e.id} value={e.id}>
               {e.model === e.name ? e.name : `${e.model} @ ${e.name}`}
@@ -67,12 +68,14 @@ export function JudgePairsForm({
         <fieldset className="flex flex-col gap-1">
           <legend>Also ask (a panel: each judge in both orders, verdicts by majority)</legend>
           <div className="flex flex-wrap gap-3">
-            {endpoints.map((e) => (
-              <label key={e.id} className="flex items-center gap-1">
-                <input type="checkbox" name="panel" value={e.id} />
-                {e.model === e.name ? e.name : `${e.model} @ ${e.name}`}
-              </label>
-            ))}
+            {endpoints
+              .filter((e) => e.id !== chosen)
+              .map((e) => (
+                <label key={e.id} className="flex items-center gap-1">
+                  <input type="checkbox" name="panel" value={e.id} />
+                  {e.model === e.name ? e.name : `${e.model} @ ${e.name}`}
+                </label>
+              ))}
           </div>
         </fieldset>
       )}

@@ -124,6 +124,11 @@ describe("the judge-pairs form", () => {
     fireEvent.submit(screen.getByTestId("judge-pairs-form"));
     await waitFor(() => expect(requests).toHaveLength(2));
     expect(JSON.parse(String(requests[1]!.init.body))).toEqual({ endpointId: "e1", panel: ["e1", "e2", "e3"] });
+    // The endpoint chosen is not offered again under "Also ask".
+    expect(screen.queryByRole("checkbox", { name: "qwen @ vLLM" })).toBeNull();
+    fireEvent.change(screen.getByLabelText("Endpoint"), { target: { value: "e2" } });
+    expect(screen.queryByRole("checkbox", { name: "gpt @ OpenAI" })).toBeNull();
+    expect(screen.getByRole("checkbox", { name: "qwen @ vLLM" })).toBeTruthy();
   });
 
   it("shows the server's refusal as it says it", async () => {
