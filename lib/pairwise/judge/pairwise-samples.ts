@@ -1,9 +1,10 @@
 /**
  * Self-consistency samples or a panel of a pairwise run: its member runs ask every question apart (a sample with its
- * own cache salt at the sample temperature, a panel's judge on its own endpoint), and once the last member is done, the members' reconciled verdicts on each pair and aspect are
- * combined into the parent's by majority. Most votes wins; a draw between A and B is a both-good tie (as a position
- * flip is, ./reconcile.ts); any other draw takes the first of the drawn in the order tie_bad, tie_good, A, B (the
- * most cautious). A member without a verdict on the pair does not vote; no votes: no verdict.
+ * own cache salt at the sample temperature, a panel's judge on its own endpoint), and once the last member is done,
+ * the members' reconciled verdicts on each pair and aspect are combined into the parent's by majority. Most votes
+ * wins; a draw between A and B is a both-good tie (as a position flip is, ./reconcile.ts); any other draw takes the
+ * first of the drawn in the order tie_bad, tie_good, A, B (the most cautious). A member without a verdict on the pair
+ * does not vote; no votes: no verdict.
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Strength, Verdict } from "../verdicts";
