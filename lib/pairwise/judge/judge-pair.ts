@@ -144,14 +144,15 @@ export async function judgePair(deps: JudgeDeps, job: PairJob, ready: () => void
     sampleTemperature: sampling.success ? (sampling.data.temperature ?? null) : null,
     media: newPairMedia(),
   };
-  const reconcile = () =>
-    reconcilePair(deps, { ...job, projectId: pair.projectId, pairSetId: pair.pairSetId }, aspects);
+  // A question's answer decides only its own aspect's verdict.
+  const reconcile = (aspect: Aspect) =>
+    reconcileAspect(deps, { ...job, projectId: pair.projectId, pairSetId: pair.pairSetId }, aspect);
   // An answer stored by a job that stopped before it ended its step (a killed worker, a cancelled run): the step
   // ends from that answer now, and is not asked again.
   const closed = pending
     .filter((q) => answeredSteps.has(q.step.stepId))
     .map(async (question) => {
-      await reconcile();
+      await reconcile(question.aspect);
       return closeAnsweredStep(context, question);
     });
   const asked = questions.map((question) => askQuestion(context, question, reconcile));
@@ -171,7 +172,7 @@ type QuestionOutcome = "answered" | "cancelled" | "failed";
 async function askQuestion(
   context: PairContext,
   question: Question,
-  reconcile: () => Promise<void>,
+  reconcile: (aspect: Aspect) => Promise<void>,
 ): Promise<QuestionOutcome> {
   const { deps, store, job, videos } = context;
   const { aspect, order, step } = question;
@@ -186,7 +187,7 @@ async function askQuestion(
   if (!videos.a || !videos.b) {
     const reason = `not judged: ${videos.missing ?? "a video cannot be shown"}`;
     await storeAnswer(deps, job, question, { verdict: null, strength: null, answer: reason, callId: null });
-    await reconcile();
+    await reconcile(aspect);
     await store.finishStep({
       ...keys,
       status: "skipped",
@@ -244,7 +245,7 @@ async function askQuestion(
     answer: read.ok ? read.label : `no verdict: ${read.reason}`,
     callId: last?.id ?? null,
   });
-  await reconcile();
+  await reconcile(aspect);
   const attempt = progress.start.done ? {} : { startedAt };
   const written = await store.finishStep({
     ...keys,
@@ -364,44 +365,43 @@ async function storeAnswer(
   });
 }
 
-/** Each aspect whose two orders are in becomes the run's verdict on the pair (an upsert: a retried job writes it again). */
-async function reconcilePair(
+/** The aspect's two answers, once both are in, become the run's verdict on the pair (an upsert: a retried job writes it again). */
+async function reconcileAspect(
   deps: JudgeDeps,
   pair: PairJob & { projectId: string; pairSetId: string },
-  aspects: readonly Aspect[],
+  aspect: Aspect,
 ) {
   const { prisma } = deps;
-  const answers = await prisma.pairJudgeAnswer.findMany({ where: { runId: pair.runId, pairId: pair.pairId } });
+  const answers = await prisma.pairJudgeAnswer.findMany({
+    where: { runId: pair.runId, pairId: pair.pairId, aspect: aspect.id },
+  });
+  const of = (order: PairOrder) => answers.find((a) => a.order === order);
+  const [ab, ba] = [of("AB"), of("BA")];
+  if (!ab || !ba) return;
+  const orderVerdict = (a: typeof ab) => ({
+    verdict: a.verdict as Verdict | null,
+    strength: a.strength as Strength | null,
+  });
+  const reconciled = reconcileOrders(orderVerdict(ab), orderVerdict(ba));
+  if (reconciled.verdict === null) return;
+  const note =
+    reconciled.basis === "single_order" ? `single order (${ab.verdict === null ? "BA" : "AB"})` : reconciled.basis;
   const raterId = `run:${pair.runId}`;
-  for (const aspect of aspects) {
-    const of = (order: PairOrder) => answers.find((a) => a.aspect === aspect.id && a.order === order);
-    const [ab, ba] = [of("AB"), of("BA")];
-    if (!ab || !ba) continue;
-    const orderVerdict = (a: typeof ab) => ({
-      verdict: a.verdict as Verdict | null,
-      strength: a.strength as Strength | null,
-    });
-    const reconciled = reconcileOrders(orderVerdict(ab), orderVerdict(ba));
-    if (reconciled.verdict === null) continue;
-    const note =
-      reconciled.basis === "single_order" ? `single order (${ab.verdict === null ? "BA" : "AB"})` : reconciled.basis;
-    const where = { pairId_aspect_raterId: { pairId: pair.pairId, aspect: aspect.id, raterId } };
-    const values = { verdict: reconciled.verdict, strength: reconciled.strength, note };
-    await prisma.pairVerdict.upsert({
-      where,
-      create: {
-        ...values,
-        projectId: pair.projectId,
-        pairSetId: pair.pairSetId,
-        pairId: pair.pairId,
-        aspect: aspect.id,
-        raterKind: "judge",
-        raterId,
-        runId: pair.runId,
-      },
-      update: values,
-    });
-  }
+  const values = { verdict: reconciled.verdict, strength: reconciled.strength, note };
+  await prisma.pairVerdict.upsert({
+    where: { pairId_aspect_raterId: { pairId: pair.pairId, aspect: aspect.id, raterId } },
+    create: {
+      ...values,
+      projectId: pair.projectId,
+      pairSetId: pair.pairSetId,
+      pairId: pair.pairId,
+      aspect: aspect.id,
+      raterKind: "judge",
+      raterId,
+      runId: pair.runId,
+    },
+    update: values,
+  });
 }
 
 /**

@@ -8,6 +8,7 @@
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Strength, Verdict } from "../verdicts";
+import { pairwiseEnsembleKind } from "./pairwise-settings";
 
 const DRAW_ORDER: readonly Verdict[] = ["tie_bad", "tie_good", "A", "B"];
 
@@ -46,7 +47,7 @@ export async function combineSamplesWhenDone(prisma: PrismaClient, memberRunId: 
     });
     if (claimed.count === 0) return;
     const parent = await tx.judgeRun.findUniqueOrThrow({ where: { id: parentId }, select: { ensemble: true } });
-    const of = (parent.ensemble as { kind?: string } | null)?.kind === "panel" ? "judges" : "samples";
+    const of = pairwiseEnsembleKind(parent.ensemble) === "panel" ? "judges" : "samples";
     const verdicts = await tx.pairVerdict.findMany({ where: { runId: { in: members.map((m) => m.id) } } });
     const byQuestion = new Map<string, typeof verdicts>();
     for (const v of verdicts) {

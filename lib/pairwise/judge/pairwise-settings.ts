@@ -15,3 +15,12 @@ export const DEFAULT_FRAMES_PER_VIDEO = 8;
 
 /** The step of one question: one aspect in one order (StepResult.stepId of a pairwise run; its videoId is the pair's id). */
 export const questionStepId = (aspect: string, order: string) => `${aspect}:${order}`;
+
+/**
+ * What a pairwise parent run combines (JudgeRun.ensemble): its members are self-consistency samples or a panel's
+ * judges; null for a run that asks the questions itself.
+ */
+export function pairwiseEnsembleKind(stored: unknown): "samples" | "panel" | null {
+  const parsed = z.object({ kind: z.enum(["samples", "panel"]) }).safeParse(stored);
+  return parsed.success ? parsed.data.kind : null;
+}

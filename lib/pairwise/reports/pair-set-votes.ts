@@ -5,6 +5,7 @@ import { WithheldError } from "../../visibility/withheld";
 import { runDate, runJudgeName } from "../../run-records/run-name";
 import { aspectListSchema, type Aspect } from "../aspects";
 import type { Vote } from "../verdicts";
+import { pairwiseEnsembleKind } from "../judge/pairwise-settings";
 import type { PairSetHeader, RaterChoice } from "./reports.types";
 
 /** The pair set of the caller's project, or NotFound (a set of another project is not found). */
@@ -81,28 +82,32 @@ export async function judgeRunsOfSet(
     },
     orderBy: [{ createdAt: "asc" }, { memberIndex: "asc" }, { id: "asc" }],
   });
-  const kindOf = (ensemble: unknown) => (ensemble as { kind?: string } | null)?.kind;
-  const parentKind = new Map(runs.map((run) => [run.id, kindOf(run.ensemble)]));
-  const members = (parentId: string) => runs.filter((run) => run.parentRunId === parentId).length;
+  const parentKind = new Map(runs.map((run) => [run.id, pairwiseEnsembleKind(run.ensemble)]));
+  const memberCount = (parentId: string) => runs.filter((run) => run.parentRunId === parentId).length;
   return runs.map((run) => {
     const snapshot = (run.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
     const name = typeof snapshot.name === "string" ? snapshot.name : run.endpoint.name;
     const model = typeof snapshot.model === "string" ? snapshot.model : run.endpoint.model;
-    const judge = runJudgeName(name, model);
-    const kind = kindOf(run.ensemble);
-    const inParent = run.parentRunId ? parentKind.get(run.parentRunId) : undefined;
-    const what =
-      kind === "panel"
-        ? `Panel of ${members(run.id)} judges`
-        : kind === "samples"
-          ? `${judge} × ${members(run.id)} samples`
-          : inParent === "panel"
-            ? `${judge} (in a panel)`
-            : inParent === "samples"
-              ? `${judge} (sample ${(run.memberIndex ?? 0) + 1})`
-              : judge;
+    const what = runWhat(runJudgeName(name, model), {
+      kind: parentKind.get(run.id) ?? null,
+      members: memberCount(run.id),
+      inParent: run.parentRunId ? (parentKind.get(run.parentRunId) ?? null) : null,
+      memberIndex: run.memberIndex ?? 0,
+    });
     return { id: run.id, label: `${what} · ${runDate(run.createdAt)}` };
   });
+}
+
+/** What a run of the set is: its judge alone, a panel or a run of samples, or one member of either. */
+function runWhat(
+  judge: string,
+  run: { kind: "samples" | "panel" | null; members: number; inParent: "samples" | "panel" | null; memberIndex: number },
+): string {
+  if (run.kind === "panel") return `Panel of ${run.members} judges`;
+  if (run.kind === "samples") return `${judge} × ${run.members} samples`;
+  if (run.inParent === "panel") return `${judge} (in a panel)`;
+  if (run.inParent === "samples") return `${judge} (sample ${run.memberIndex + 1})`;
+  return judge;
 }
 
 /** The label sets whose verdicts the set holds, oldest first, by name. */
