@@ -169,6 +169,49 @@ describe("the judge engine's store", () => {
     ]);
   });
 
+  it("keeps a step's answered call and its cache entry when the database refuses the step's end, so its next attempt asks nothing", async () => {
+    const { job, steps } = await plannedVideo();
+    const store = new JudgeStore(prisma);
+    const key = `answered-${randomUUID()}`;
+    const sent = sentCall(job, steps[0]!.id, { messages: [] });
+    await store.call(sent);
+    const answered: CallRow = {
+      ...sent,
+      status: "answered",
+      request: null,
+      responseText: '{"score": 4}',
+      finishReason: "stop",
+      httpStatus: 200,
+      completionTokens: 5,
+    };
+    const cache = [
+      {
+        key,
+        model: "m",
+        responseText: '{"score": 4}',
+        finishReason: "stop",
+        promptTokens: 9,
+        completionTokens: 5,
+        replace: false,
+      },
+    ];
+    // A score of NaN lands as NULL in a NOT NULL column: the step's end is refused.
+    const refused = { ...finished(job, steps[0]!, Number.NaN, new Date()), calls: [answered], cache };
+    await expect(store.finishStep(refused)).rejects.toThrow();
+
+    expect(await prisma.stepResult.findUniqueOrThrow({ where: { id: steps[0]!.id } })).toMatchObject({
+      status: "pending",
+    });
+    expect(await prisma.llmCall.findUniqueOrThrow({ where: { id: sent.id! } })).toMatchObject({
+      status: "answered",
+      responseText: '{"score": 4}',
+      completionTokens: 5,
+    });
+    expect(await store.lookUp(key, { id: steps[0]!.id, at: new Date() })).toEqual({
+      cached: { responseText: '{"score": 4}', finishReason: "stop", logprobs: null },
+    });
+  });
+
   it("marks a step started with the cache look-up that misses, counting the attempt; a step the run's cancellation closed is neither started nor finished, and gets no scores", async () => {
     const { job, steps } = await plannedVideo();
     const store = new JudgeStore(prisma);

@@ -18,7 +18,8 @@ import {
  * The judge engine's database work, done in as few round trips as the engine's safety allows:
  * a video's job is read in one statement and its steps planned in another; response-cache reads of
  * every step that asks in the same tick go out as one query; finished steps (with their scores, calls
- * and cache entries) and finished videos are written by a group commit, one statement per batch.
+ * and cache entries) and finished videos are written by a group commit, two statements per batch: the
+ * answers paid for first, then the ends.
  *
  * Timestamps go to PostgreSQL as ISO strings in UTC and are cast to `timestamp(3)`, which ignores
  * the zone suffix: the columns hold UTC, as Prisma writes them, whatever the session's time zone.
@@ -141,8 +142,9 @@ export type LookUp = { cached: CachedAnswer } | { cached: null; started: boolean
 
 /**
  * Group commit for the engine's writes. Whatever is handed in while batches are being written goes out
- * together in the next one, as a single statement (so a batch is all or nothing: a step is never done
- * without its scores, calls and cache entries). Up to two batches are written at once, so the database
+ * together in the next one: its calls and cache entries in one statement, then its steps' and videos' ends
+ * with their scores in another (a step is never done without its scores, calls and cache entries, and an
+ * answer is kept even when its step's end is not). Up to two batches are written at once, so the database
  * can use a second core. That never stores a step before its inputs: the engine hands in a step's
  * result only after its inputs' writes were committed (and a step's end only after its start). A batch
  * that fails is written again unit by unit, so one bad row fails only its own step.
@@ -318,6 +320,10 @@ export class JudgeStore {
   /** Writes a batch; returns the steps whose end was stored. */
   private async write(batch: Unit[]): Promise<Set<string>> {
     const { finished, scores, calls, cacheRows, videos, metrics } = batchRows(batch);
+    // What was paid for is committed before the steps' ends: an end the database refuses, or a connection lost
+    // while it is written, then loses no answer, and the step's next attempt reads it from the cache instead of
+    // asking again. A step is still never done without its calls and cache entries.
+    if (calls.length > 0 || cacheRows.length > 0) await this.writeAnswers({ calls, cacheRows });
     // Each part is a separate table (or separate rows of step_result), so the parts of one statement never
     // touch the same row twice. Steps and videos that the run's cancellation closed stay closed. Metrics are
     // replaced by upserting the new rows and deleting the others.
@@ -339,37 +345,6 @@ export class JudgeStore {
           AS s("runId" text, "videoId" text, "itemId" text, "stepResultId" text, "stepId" text, "scopeIndex" int, category text, value float8, expected float8)
         WHERE s."stepResultId" IN (SELECT id FROM finished)
         ON CONFLICT ("runId", "videoId", "stepId", "scopeIndex", category) DO UPDATE SET value = excluded.value, expected = excluded.expected, "stepResultId" = excluded."stepResultId", "itemId" = excluded."itemId"
-        RETURNING 1
-      ), calls AS (
-        INSERT INTO llm_call (id, "runId", "stepResultId", "videoId", model, request, "responseText", "finishReason", "httpStatus", error, "errorExcerpt",
-                              "isRepair", cached, "promptTokens", "completionTokens", "costUsd", "latencyMs", retries, "createdAt", status, "usageKnown", reasoning, saw, "bytesSent", "reportedModel")
-        SELECT c.id, c."runId", c."stepResultId", c."videoId", c.model, coalesce(c.request, '{}'::jsonb), c."responseText", c."finishReason", c."httpStatus", c.error, c."errorExcerpt",
-               c."isRepair", c.cached, c."promptTokens", c."completionTokens", c."costUsd", c."latencyMs", c.retries, c."createdAt", c.status, c."usageKnown", c.reasoning, c.saw, c."bytesSent", c."reportedModel"
-        FROM jsonb_to_recordset(${JSON.stringify(calls)}::jsonb)
-          AS c(id text, "runId" text, "stepResultId" text, "videoId" text, model text, request jsonb, "responseText" text, "finishReason" text, "httpStatus" int, error text,
-               "errorExcerpt" text, "isRepair" boolean, cached boolean, "promptTokens" int, "completionTokens" int, "costUsd" float8, "latencyMs" int, retries int, "createdAt" timestamp(3),
-               status text, "usageKnown" boolean, reasoning text, saw jsonb, "bytesSent" int, "reportedModel" text)
-        -- A call written when it was sent gets its outcome (also one marked lost meanwhile: its answer came after all).
-        -- Such an outcome carries no request (the sent row has it); NOT NULL is checked before the conflict, hence the coalesce.
-        ON CONFLICT (id) DO UPDATE SET "responseText" = excluded."responseText", "finishReason" = excluded."finishReason", "httpStatus" = excluded."httpStatus",
-          error = excluded.error, "errorExcerpt" = excluded."errorExcerpt", cached = excluded.cached, "promptTokens" = excluded."promptTokens",
-          "completionTokens" = excluded."completionTokens", "costUsd" = excluded."costUsd", "latencyMs" = excluded."latencyMs", retries = excluded.retries,
-          status = excluded.status, "usageKnown" = excluded."usageKnown", reasoning = excluded.reasoning, "reportedModel" = excluded."reportedModel"
-          WHERE llm_call.status IN ('sent', 'lost') AND excluded.status = 'answered'
-        RETURNING 1
-      ), cache_rows AS (
-        SELECT * FROM jsonb_to_recordset(${JSON.stringify(cacheRows)}::jsonb)
-          AS c(key text, model text, "responseText" text, "finishReason" text, "promptTokens" int, "completionTokens" int, logprobs jsonb, replace boolean, "createdAt" timestamp(3))
-      ), cache_added AS (
-        INSERT INTO response_cache (key, model, "responseText", "finishReason", "promptTokens", "completionTokens", logprobs, "createdAt")
-        SELECT key, model, "responseText", "finishReason", "promptTokens", "completionTokens", logprobs, "createdAt" FROM cache_rows WHERE NOT replace
-        ON CONFLICT (key) DO NOTHING
-        RETURNING 1
-      ), cache_replaced AS (
-        INSERT INTO response_cache (key, model, "responseText", "finishReason", "promptTokens", "completionTokens", logprobs, "createdAt")
-        SELECT key, model, "responseText", "finishReason", "promptTokens", "completionTokens", logprobs, "createdAt" FROM cache_rows WHERE replace
-        ON CONFLICT (key) DO UPDATE SET model = excluded.model, "responseText" = excluded."responseText", "finishReason" = excluded."finishReason",
-          "promptTokens" = excluded."promptTokens", "completionTokens" = excluded."completionTokens", logprobs = excluded.logprobs, "createdAt" = excluded."createdAt"
         RETURNING 1
       ), videos AS (
         UPDATE run_video rv SET status = 'done', summary = v.summary, "updatedAt" = v."finishedAt"
@@ -411,6 +386,44 @@ export class JudgeStore {
           AND NOT EXISTS (SELECT 1 FROM run_video rv WHERE rv."runId" = r.id AND rv.status IN ('queued', 'running'))`;
     }
     return new Set(rows.map((row) => row.id));
+  }
+
+  /** The calls and response-cache entries of a batch, in a statement of their own (see write). */
+  private async writeAnswers({ calls, cacheRows }: Pick<ReturnType<typeof batchRows>, "calls" | "cacheRows">) {
+    await directRows(this.prisma)`
+      WITH calls AS (
+        INSERT INTO llm_call (id, "runId", "stepResultId", "videoId", model, request, "responseText", "finishReason", "httpStatus", error, "errorExcerpt",
+                              "isRepair", cached, "promptTokens", "completionTokens", "costUsd", "latencyMs", retries, "createdAt", status, "usageKnown", reasoning, saw, "bytesSent", "reportedModel")
+        SELECT c.id, c."runId", c."stepResultId", c."videoId", c.model, coalesce(c.request, '{}'::jsonb), c."responseText", c."finishReason", c."httpStatus", c.error, c."errorExcerpt",
+               c."isRepair", c.cached, c."promptTokens", c."completionTokens", c."costUsd", c."latencyMs", c.retries, c."createdAt", c.status, c."usageKnown", c.reasoning, c.saw, c."bytesSent", c."reportedModel"
+        FROM jsonb_to_recordset(${JSON.stringify(calls)}::jsonb)
+          AS c(id text, "runId" text, "stepResultId" text, "videoId" text, model text, request jsonb, "responseText" text, "finishReason" text, "httpStatus" int, error text,
+               "errorExcerpt" text, "isRepair" boolean, cached boolean, "promptTokens" int, "completionTokens" int, "costUsd" float8, "latencyMs" int, retries int, "createdAt" timestamp(3),
+               status text, "usageKnown" boolean, reasoning text, saw jsonb, "bytesSent" int, "reportedModel" text)
+        -- A call written when it was sent gets its outcome (also one marked lost meanwhile: its answer came after all).
+        -- Such an outcome carries no request (the sent row has it); NOT NULL is checked before the conflict, hence the coalesce.
+        ON CONFLICT (id) DO UPDATE SET "responseText" = excluded."responseText", "finishReason" = excluded."finishReason", "httpStatus" = excluded."httpStatus",
+          error = excluded.error, "errorExcerpt" = excluded."errorExcerpt", cached = excluded.cached, "promptTokens" = excluded."promptTokens",
+          "completionTokens" = excluded."completionTokens", "costUsd" = excluded."costUsd", "latencyMs" = excluded."latencyMs", retries = excluded.retries,
+          status = excluded.status, "usageKnown" = excluded."usageKnown", reasoning = excluded.reasoning, "reportedModel" = excluded."reportedModel"
+          WHERE llm_call.status IN ('sent', 'lost') AND excluded.status = 'answered'
+        RETURNING 1
+      ), cache_rows AS (
+        SELECT * FROM jsonb_to_recordset(${JSON.stringify(cacheRows)}::jsonb)
+          AS c(key text, model text, "responseText" text, "finishReason" text, "promptTokens" int, "completionTokens" int, logprobs jsonb, replace boolean, "createdAt" timestamp(3))
+      ), cache_added AS (
+        INSERT INTO response_cache (key, model, "responseText", "finishReason", "promptTokens", "completionTokens", logprobs, "createdAt")
+        SELECT key, model, "responseText", "finishReason", "promptTokens", "completionTokens", logprobs, "createdAt" FROM cache_rows WHERE NOT replace
+        ON CONFLICT (key) DO NOTHING
+        RETURNING 1
+      ), cache_replaced AS (
+        INSERT INTO response_cache (key, model, "responseText", "finishReason", "promptTokens", "completionTokens", logprobs, "createdAt")
+        SELECT key, model, "responseText", "finishReason", "promptTokens", "completionTokens", logprobs, "createdAt" FROM cache_rows WHERE replace
+        ON CONFLICT (key) DO UPDATE SET model = excluded.model, "responseText" = excluded."responseText", "finishReason" = excluded."finishReason",
+          "promptTokens" = excluded."promptTokens", "completionTokens" = excluded."completionTokens", logprobs = excluded.logprobs, "createdAt" = excluded."createdAt"
+        RETURNING 1
+      )
+      SELECT 1`;
   }
 }
 
