@@ -23,7 +23,7 @@ import {
   videoCachePart,
   videoPartNote,
 } from "../input-modes/plan-request-media";
-import type { MediaReads } from "../input-modes/media-plan";
+import type { MediaPlan, MediaReads } from "../input-modes/media-plan";
 import { clipGoesByUrl } from "../input-modes/video-file";
 import type { EndpointConfig } from "./judge-deps";
 import { templateIdOf } from "./pipeline";
@@ -144,8 +144,7 @@ export async function buildRequest(
       : null;
   // More frames than the endpoint takes per request: one grid image of them all, which the prompt describes.
   const grid = plan.grid ? gridFor(frames.length) : null;
-  const note =
-    [videoPartNote(plan), grid ? tilingNote(frames.length, grid) : null].filter(Boolean).join("\n\n") || null;
+  const note = requestNote(plan);
   const turns = templateTurns(template.meta);
   const request = {
     model: endpoint.model,
@@ -317,4 +316,14 @@ async function exampleFrames(
       sha256: row.sha256,
     };
   });
+}
+
+/**
+ * The lines the engine adds after the prompt for what the request shows: the video part's note, and the grid's when
+ * the images are tiled; null when it adds none. The cost estimate counts them too.
+ */
+export function requestNote(plan: MediaPlan): string | null {
+  const count = plan.imageFrames.length;
+  const grid = plan.grid ? tilingNote(count, gridFor(count)) : null;
+  return [videoPartNote(plan), grid].filter(Boolean).join("\n\n") || null;
 }

@@ -7,6 +7,8 @@ import { z } from "zod";
 import { estimateRun, type EstimatePlan } from "./cost-estimate";
 import type { FrameRef, PipelineDefinition, StepDefinition, VideoContext } from "../../task-modules/pipeline-types";
 import type { InputMode } from "../input-modes/index";
+import { tilingNote } from "../media/frame-tiling";
+import { tokenRuleFor } from "../endpoints/token-rules";
 
 const frame = (index: number, cluster: number | null, isKeyFrame: boolean): FrameRef => ({
   id: `f${index}`,
@@ -97,6 +99,13 @@ function plan(inputMode: InputMode, overrides: Partial<EstimatePlan> = {}): Esti
   };
 }
 
+/** The text tokens of a call whose 40-character prompt ends with the engine's note (joined by a blank line). */
+const textTokens = (note: string) => Math.ceil((40 + 2 + note.length) / 4);
+const framesNote = (count: number, from: string, to: string) =>
+  `(The ${count} frames are sent as one video, in order, from ${from} s to ${to} s: where this prompt speaks of images or frames, it means the frames of this video.)`;
+const clipNote =
+  "(The video is sent as one video clip, played from its first frame to its last: where this prompt speaks of images or frames, it means the frames of this video.)";
+
 const byStep = (e: ReturnType<typeof estimateRun>) => new Map(e.steps.map((s) => [s.stepId, s]));
 
 describe("the cost estimate's core", () => {
@@ -157,13 +166,23 @@ describe("the cost estimate's core", () => {
   it("sends a step's frames as one video part in video-frames mode, a single frame still as a picture", () => {
     const e = byStep(estimateRun(plan("video-frames")));
     expect(e.get("still")).toMatchObject({ images: 2, videoFrames: 0, inputTokens: 2 * (255 + 10) });
-    expect(e.get("moves")).toMatchObject({ images: 0, videoFrames: 5, inputTokens: 5 * 128 + 2 * 10 });
+    // Each video part's prompt ends with the engine's note on it, counted like the rest of the text.
+    const moves = [framesNote(3, "0.00", "1.00"), framesNote(2, "1.50", "2.00")];
+    expect(e.get("moves")).toMatchObject({
+      images: 0,
+      videoFrames: 5,
+      inputTokens: 5 * 128 + textTokens(moves[0]!) + textTokens(moves[1]!),
+    });
   });
 
   it("sends a whole-video step's clip in video-file mode (frames sampled and seconds), a cluster as a video part", () => {
     const e = byStep(estimateRun(plan("video-file")));
     // 20 frames at 2 fps: a 10 s clip, sampled at the step's 2 frames.
-    expect(e.get("whole")).toMatchObject({ videoFrames: 2, videoSeconds: 10, inputTokens: 2 * 128 + 10 * 16 + 10 });
+    expect(e.get("whole")).toMatchObject({
+      videoFrames: 2,
+      videoSeconds: 10,
+      inputTokens: 2 * 128 + 10 * 16 + textTokens(clipNote),
+    });
     expect(e.get("moves")).toMatchObject({ videoFrames: 5, videoSeconds: 0 });
   });
 
@@ -182,6 +201,10 @@ describe("the cost estimate's core", () => {
     const limited = plan("images");
     const grid = byStep(estimateRun({ ...limited, endpoint: { ...limited.endpoint, capabilities } }));
     expect(grid.get("moves")).toMatchObject({ calls: 2, images: 1 + 2 });
+    // The tiled call shows one picture of unknown size, and its prompt ends with the grid's description; the
+    // 2-frame cluster goes as its two pictures.
+    const tiled = tokenRuleFor(limited.endpoint).image(null) + textTokens(tilingNote(3, { columns: 2, rows: 2 }));
+    expect(grid.get("moves")!.inputTokens).toBe(tiled + 2 * 255 + 10);
   });
 
   it("prices and counts a step that calls another endpoint by role at that endpoint's rule and prices", () => {

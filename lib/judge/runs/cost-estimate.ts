@@ -3,7 +3,8 @@
  * skipped for the video; a step settled by earlier answers counts as asked, since those answers are not known
  * yet), the pictures, video frames or video seconds each shows as the engine plans them
  * (lib/judge/input-modes/plan-request-media.ts, the same planner), input tokens by the endpoint's token rule
- * (lib/judge/endpoints/token-rules.ts) and the prompt's characters, output tokens from the endpoint's history of the step
+ * (lib/judge/endpoints/token-rules.ts) and the prompt's characters (with the lines the engine adds for a video part or
+ * a grid), output tokens from the endpoint's history of the step
  * (its mean, with its 10th and 90th percentiles as the range), else from the step's answer schema
  * (lib/judge/runs/answer-length.ts), else DEFAULT_OUTPUT_TOKENS with DEFAULT_OUTPUT_RANGE; and the price, with the
  * range the output tokens' range gives it. Pure: the loader (cost-estimate-load.ts) reads what it needs.
@@ -15,7 +16,7 @@
 import type { InputMode } from "../input-modes/index";
 import type { EndpointCapabilities } from "../endpoints/endpoint-capabilities";
 import { costOfPlan, planRequestMedia } from "../input-modes/plan-request-media";
-import { stepResponseFormat } from "../engine/build-request";
+import { requestNote, stepResponseFormat } from "../engine/build-request";
 import { callCostUsd } from "../calls/lost-calls";
 import { answerTokenRange, type TokenRange } from "./answer-length";
 import { tokenRuleFor, type FrameSize, type ResolvedTokenRule, type TokenRuleEndpoint } from "../endpoints/token-rules";
@@ -249,7 +250,10 @@ function callOf(
     capabilities: calling.endpoint.capabilities,
   });
   const shown = costOfPlan(media, { rule: calling.rule, frameSize: plan.frameSize, context });
-  return { ...shown, input, inputTokens: Math.ceil(text.length / calling.rule.charsPerToken) + shown.tokens };
+  // The lines the engine adds after the prompt (a video part's, a grid's), as it joins them.
+  const note = requestNote(media);
+  const sentText = note ? `${text}\n\n${note}` : text;
+  return { ...shown, input, inputTokens: Math.ceil(sentText.length / calling.rule.charsPerToken) + shown.tokens };
 }
 
 /**
