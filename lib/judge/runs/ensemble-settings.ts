@@ -44,8 +44,16 @@ const storedSchema = z.union([
   }),
 ]);
 
-/** A run's stored ensemble settings, or null for a plain run. */
+/**
+ * What a pairwise parent run's stored ensemble carries besides its kind: its members judge pairs and are combined per
+ * pair and aspect (lib/pairwise/judge/pairwise-samples.ts), never per score as a video run's are.
+ */
+export const PAIRS_ENSEMBLE = { of: "pairs" } as const;
+const pairsEnsembleSchema = z.object({ of: z.literal(PAIRS_ENSEMBLE.of) });
+
+/** A run's stored ensemble settings, or null for a plain run and for a pairwise parent (PAIRS_ENSEMBLE). */
 export function ensembleSettingsOf(stored: unknown): EnsembleSettings | null {
+  if (pairsEnsembleSchema.safeParse(stored).success) return null;
   const parsed = storedSchema.safeParse(stored);
   return parsed.success ? parsed.data : null;
 }

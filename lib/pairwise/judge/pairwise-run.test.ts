@@ -19,6 +19,7 @@ import { majorityVerdict } from "./pairwise-samples";
 import type { Verdict } from "../verdicts";
 import { createPairwiseRun, requeuePairwiseRun } from "./pairwise-run";
 import { createPairwiseRunSchema } from "./pairwise-run.types";
+import { ensembleMembershipOf, ensembleRunReport } from "../../ensembles/ensemble-report";
 
 let stub: StubServer;
 let owner: Actor;
@@ -381,8 +382,11 @@ describe("a pairwise judge run against the stub", () => {
     expect(models.filter((m) => m === "stub-first-bias")).toHaveLength(12);
     expect(models.filter((m) => m === "stub-free")).toHaveLength(12);
     const parent = await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId } });
-    expect(parent).toMatchObject({ status: "done", ensemble: { kind: "panel", combine: "majority" } });
+    expect(parent).toMatchObject({ status: "done", ensemble: { of: "pairs", kind: "panel", combine: "majority" } });
     await expectMajorityOfMembers(runId, started.members!, "judges");
+    // A video run's ensemble readers do not take the pairwise panel for a video panel (its members judge pairs).
+    expect(await ensembleRunReport(prisma, await viewAccess(s.projectId), runId)).toBeNull();
+    expect(await ensembleMembershipOf(prisma, members[0]!.id)).toBeNull();
     // The biased judge flips every decided pair; its own trust figures say so, apart from the others'.
     const trust = await loadJudgeTrust(prisma, await viewAccess(s.projectId), members[1]!.id);
     expect(trust.aspects.every((a) => a.positionFlips > 0)).toBe(true);

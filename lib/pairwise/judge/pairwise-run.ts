@@ -10,6 +10,7 @@ import { NotFoundError, ValidationError } from "../../errors";
 import { capabilitiesOf } from "../../judge/endpoints/endpoint-capabilities";
 import { runInputMode } from "../../judge/input-modes/plan-request-media";
 import type { RunEstimate } from "../../judge/runs/cost-estimate";
+import { PAIRS_ENSEMBLE } from "../../judge/runs/ensemble-settings";
 import type { TemplateSource } from "../../judge/prompts/template-source";
 import { aspectListSchema, type Aspect } from "../aspects";
 import { evenly } from "./pair-frames";
@@ -83,8 +84,14 @@ export async function createPairwiseRun(
     // Samples or a panel: member runs asked apart, their verdicts combined into the parent's by majority once the
     // last is done (./pairwise-samples.ts).
     const ensemble = panel
-      ? { kind: "panel", endpointIds: panel.map((judge) => judge.id), combine: "majority" }
-      : { kind: "samples", samples: plans.length, temperature: input.temperature ?? null, combine: "majority" };
+      ? { ...PAIRS_ENSEMBLE, kind: "panel", endpointIds: panel.map((judge) => judge.id), combine: "majority" }
+      : {
+          ...PAIRS_ENSEMBLE,
+          kind: "samples",
+          samples: plans.length,
+          temperature: input.temperature ?? null,
+          combine: "majority",
+        };
     const parent = await tx.judgeRun.create({
       data: { ...runRow(common, endpoint, estimate), ensemble: json(ensemble) },
       select: { id: true },
