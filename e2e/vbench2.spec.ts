@@ -195,7 +195,9 @@ test("imports VBench-shaped folders with VBench2_full_info.json, runs two dimens
       await page.keyboard.press("1");
       await page.keyboard.press("Enter");
     }
-    await expect(page.getByText("Submitted. Nothing is left for you in this queue.")).toBeVisible();
+    // The last submit is saved, and the queue asked again, before this shows: on two loaded cores that has taken
+    // longer than the default wait.
+    await expect(page.getByText("Submitted. Nothing is left for you in this queue.")).toBeVisible({ timeout: 30_000 });
 
     // 6. People's values beside the judge's: every Material question yes, so Material 100% and the total 6.43%.
     await page.goto(`/projects/${projectId}/vbench2?runId=${runId}`);
