@@ -77,6 +77,18 @@ test("the owner reads the pairwise leaderboard, agreement and raters; a viewer t
   );
   expect(await csv.text()).toContain("Gen A");
 
+  // The judge run's own page says where its results are, and shows no video rows or exports of its own.
+  await ownerPage.goto(`/projects/${seed.projectId}/runs/${seed.runId}`);
+  const note = ownerPage.getByTestId("pairwise-run-note");
+  await expect(note).toContainText("judges the pairs of Four generators");
+  await expect(ownerPage.getByTestId("run-exports")).toHaveCount(0);
+  await expect(ownerPage.getByTestId("run-videos")).toHaveCount(0);
+  // Its cost is shown, without the manifest of a run over videos (a pairwise run starts from its set).
+  await expect(ownerPage.getByTestId("run-cost")).toBeVisible();
+  await expect(ownerPage.getByTestId("run-manifest-link")).toHaveCount(0);
+  await note.getByRole("link", { name: "Four generators" }).click();
+  await expect(ownerPage.getByTestId("pair-set-progress")).toContainText("19 verdicts by people");
+
   await ownerPage.getByTestId("pair-set-link-agreement").click();
   await expect(
     ownerPage.getByTestId("pairwise-agreement-overall").getByTestId("pairwise-agreement-row"),

@@ -23,7 +23,16 @@ export function againstEstimate(used: number | null, estimated: number | null, f
   return `${format(used)} of ${format(estimated)} estimated (${Math.round((used / estimated) * 100)}%)`;
 }
 
-export function RunCost({ runId, canManage }: { runId: string; canManage: boolean }) {
+export function RunCost({
+  runId,
+  canManage,
+  manifest = true,
+}: {
+  runId: string;
+  canManage: boolean;
+  /** False for a pairwise run: a manifest starts a run over videos, and a pairwise run starts from its pair set. */
+  manifest?: boolean;
+}) {
   const status = useQuery({
     queryKey: ["run", runId],
     queryFn: () => apiFetch<RunCostStatus>(`/api/v1/runs/${runId}`),
@@ -68,14 +77,16 @@ export function RunCost({ runId, canManage }: { runId: string; canManage: boolea
       ) : (
         <p className="text-xs text-slate-500">No cost estimate was made when this run started.</p>
       )}
-      <a
-        href={`/api/v1/runs/${runId}/manifest`}
-        download={`run-${runId}-manifest.json`}
-        className="self-start text-xs text-indigo-700 underline"
-        data-testid="run-manifest-link"
-      >
-        Download the run manifest (JSON: run it again from it)
-      </a>
+      {manifest && (
+        <a
+          href={`/api/v1/runs/${runId}/manifest`}
+          download={`run-${runId}-manifest.json`}
+          className="self-start text-xs text-indigo-700 underline"
+          data-testid="run-manifest-link"
+        >
+          Download the run manifest (JSON: run it again from it)
+        </a>
+      )}
     </section>
   );
 }

@@ -1,5 +1,5 @@
-// The run page's sections under its title bar: where an ensemble member belongs, and the run's prompt versions with
-// the links to its items, leaderboard and labelling plan.
+// The run page's sections under its title bar: where an ensemble member belongs, where a pairwise run's results are,
+// and the run's prompt versions with the links to its items, leaderboard and labelling plan.
 import Link from "next/link";
 import type { ensembleMembershipOf } from "@/lib/ensembles/ensemble-report";
 import type { runPromptVersions } from "@/lib/prompt-versions/prompt-versions";
@@ -16,6 +16,24 @@ export function EnsembleMembershipNote({ projectId, membership }: { projectId: s
         an ensemble run
       </Link>
       : its scores are combined there.
+    </p>
+  );
+}
+
+/**
+ * A pairwise run's note: it judges the pairs of a pair set, whose page holds what it found (its verdicts per aspect,
+ * position flips and first-position wins, the leaderboard, agreement with people); this page keeps its progress, cost
+ * and prompts, and has no video rows or exports of its own.
+ */
+export function PairwiseRunNote({ projectId, pairSet }: { projectId: string; pairSet: { id: string; name: string } }) {
+  return (
+    <p className="text-sm" data-testid="pairwise-run-note">
+      This run judges the pairs of{" "}
+      <Link href={`/projects/${projectId}/pairs/${pairSet.id}`} className="text-indigo-700 underline">
+        {pairSet.name}
+      </Link>
+      , each in both orders. Its verdicts, judge-trust figures (position flips, first-position wins), the leaderboard
+      and agreement with people are on the pair set&apos;s pages; its exports are the set&apos;s.
     </p>
   );
 }

@@ -3,7 +3,7 @@ import { requirePageProjectAccess } from "@/app/_server/actor";
 import { RunProgress } from "@/components/judge/run-progress";
 import { RunCost } from "@/components/judge/run-cost";
 import { RunTitleBar } from "@/components/judge/run-title-bar";
-import { EnsembleMembershipNote, RunPromptsAndLinks } from "@/components/judge/run-page-sections";
+import { EnsembleMembershipNote, PairwiseRunNote, RunPromptsAndLinks } from "@/components/judge/run-page-sections";
 import { roleCan } from "@/lib/authz/permissions";
 import { prisma } from "@/lib/db/prisma";
 import { isAppErrorCode } from "@/lib/errors";
@@ -78,11 +78,12 @@ export default async function RunPage({
         resultsLink={resultsLink}
       />
       <RunProgress runId={runId} canManage={roleCan(role, "runs.manage")} />
-      <RunCost runId={runId} canManage={roleCan(role, "runs.manage")} />
+      <RunCost runId={runId} canManage={roleCan(role, "runs.manage")} manifest={!run.pairSet} />
       {ensemble && (
         <EnsembleSummary projectId={projectId} report={ensemble} canManageQueues={roleCan(role, "queues.manage")} />
       )}
       {membership && <EnsembleMembershipNote projectId={projectId} membership={membership} />}
+      {run.pairSet && <PairwiseRunNote projectId={projectId} pairSet={run.pairSet} />}
       <RunPromptsAndLinks
         projectId={projectId}
         runId={runId}
@@ -92,7 +93,7 @@ export default async function RunPage({
         hasLeaderboard={hasLeaderboard}
         canPlanLabels={canPlanLabels}
       />
-      {roleCan(role, "export.read") && (
+      {!run.pairSet && roleCan(role, "export.read") && (
         <section className="flex flex-col gap-1" data-testid="run-exports">
           <h2 className="text-sm font-medium text-slate-700">Export this run</h2>
           {exportsWithheld ? (
@@ -107,8 +108,9 @@ export default async function RunPage({
       )}
       <JudgeSpanFailures projectId={projectId} failures={spanFailures} />
       {canRederiveSpans && <RederiveJudgeSpans projectId={projectId} runId={runId} action={rederiveJudgeSpansAction} />}
-      <RunMetricsLegend metrics={metrics} />
-      <RunVideosTable projectId={projectId} runId={runId} metrics={metrics} videos={videos} />
+      {/* A pairwise run's rows are pairs, shown on its pair set's page. */}
+      {!run.pairSet && <RunMetricsLegend metrics={metrics} />}
+      {!run.pairSet && <RunVideosTable projectId={projectId} runId={runId} metrics={metrics} videos={videos} />}
       {itemList && <RubricItemValuesTable projectId={projectId} runId={runId} list={itemList} />}
     </div>
   );
