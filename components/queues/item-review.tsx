@@ -5,7 +5,16 @@
  * the judge's (unless blind), and the keys that act on them. Mounted afresh for each item (and each read of it); the
  * screen around it keeps what outlives an item (the key queue, claims ahead, background submissions).
  */
-import { useCallback, useEffect, useReducer, useRef, useState, type Dispatch, type RefObject } from "react";
+import {
+  useCallback,
+  useEffect,
+  useLayoutEffect,
+  useReducer,
+  useRef,
+  useState,
+  type Dispatch,
+  type RefObject,
+} from "react";
 import { JudgeAnswersLine, questionFocus } from "@/components/queues/target-question";
 import { MetricsLine, TargetLegend } from "@/components/tasks/target-legend";
 import { KeyListOverlay } from "@/components/key-list-overlay";
@@ -237,7 +246,9 @@ function useItemPresence(data: ItemView, restored: UnsentWork | null, draftKey: 
   );
   const presenceAnswers = JSON.stringify(presence.answers());
   const presenceChanged = presence.changed;
-  useEffect(() => {
+  // Written before the toggle is painted, not after: a reload right after a toggle shows on screen must keep it
+  // (with an effect after paint, a reload on a loaded machine came first and the draft lacked the last toggle).
+  useLayoutEffect(() => {
     if (!data.presence) return;
     if (presenceChanged) writePresenceDraft(draftKey, JSON.parse(presenceAnswers) as Record<string, boolean>);
     else clearPresenceDraft(draftKey);
