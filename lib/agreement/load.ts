@@ -9,6 +9,7 @@ import { PRESENCE_TARGET_TYPE, type TaskDeclaration } from "../task-modules/task
 import { SCORE_TARGET_TYPE } from "../reviews/judgment-target";
 import { parseLabelSetReviewerId } from "../label-sets/label-set-reviewer";
 import { runPickerLabels } from "../judge/runs/run-option-labels";
+import { runEndpointOfRow } from "../run-records/run-name";
 import {
   type AgreementInput,
   type AgreementItem,
@@ -124,14 +125,12 @@ export async function scopeRuns(prisma: PrismaClient, projectId: string, runId: 
     runs.map((r) => r.id),
   );
   return runs.map((r) => {
-    const snapshot = (r.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
     return {
       id: r.id,
       ...(labels.has(r.id) ? { label: labels.get(r.id)! } : {}),
       pipeline: r.pipeline,
       endpointId: r.endpointId,
-      endpointName: typeof snapshot.name === "string" ? snapshot.name : r.endpoint.name,
-      model: typeof snapshot.model === "string" ? snapshot.model : r.endpoint.model,
+      ...runEndpointOfRow(r),
       createdAt: r.createdAt.toISOString(),
     };
   });

@@ -35,10 +35,19 @@ export function runName(run: RunNameParts, catalogue: DeclarationCatalogue): str
   return `${runTaskName(run.pipeline, catalogue)} · ${runJudgeName(run.endpointName, run.model)} · ${runDate(run.createdAt)}`;
 }
 
-/**
- * The name of a run row as Prisma reads it: the endpoint's name and model as they were when the run
- * started (its snapshot), else the endpoint's current ones.
- */
+/** A run row's endpoint name and model as they were when the run started (its snapshot), else the endpoint's current ones. */
+export function runEndpointOfRow(row: {
+  endpointSnapshot?: unknown;
+  endpoint: { name: string; model: string | null };
+}): Pick<RunNameParts, "endpointName" | "model"> {
+  const snapshot = (row.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
+  return {
+    endpointName: typeof snapshot.name === "string" ? snapshot.name : row.endpoint.name,
+    model: typeof snapshot.model === "string" ? snapshot.model : row.endpoint.model,
+  };
+}
+
+/** The name of a run row as Prisma reads it, with its endpoint as runEndpointOfRow reads it. */
 export function runNameOfRow(
   row: {
     pipeline: string;
@@ -48,14 +57,5 @@ export function runNameOfRow(
   },
   catalogue: DeclarationCatalogue,
 ): string {
-  const snapshot = (row.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
-  return runName(
-    {
-      pipeline: row.pipeline,
-      endpointName: typeof snapshot.name === "string" ? snapshot.name : row.endpoint.name,
-      model: typeof snapshot.model === "string" ? snapshot.model : row.endpoint.model,
-      createdAt: row.createdAt,
-    },
-    catalogue,
-  );
+  return runName({ pipeline: row.pipeline, ...runEndpointOfRow(row), createdAt: row.createdAt }, catalogue);
 }

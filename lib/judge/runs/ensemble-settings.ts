@@ -49,7 +49,7 @@ const storedSchema = z.union([
  * pair and aspect (lib/pairwise/judge/pairwise-samples.ts), never per score as a video run's are.
  */
 export const PAIRS_ENSEMBLE = { of: "pairs" } as const;
-const pairsEnsembleSchema = z.object({ of: z.literal(PAIRS_ENSEMBLE.of) });
+export const pairsEnsembleSchema = z.object({ of: z.literal(PAIRS_ENSEMBLE.of) });
 
 /** A run's stored ensemble settings, or null for a plain run and for a pairwise parent (PAIRS_ENSEMBLE). */
 export function ensembleSettingsOf(stored: unknown): EnsembleSettings | null {

@@ -8,6 +8,7 @@ import type { PrismaClient } from "../../generated/prisma/client";
 import { catalogFor } from "../../task-modules/task-catalogue";
 import type { DeclarationCatalogue } from "../../task-modules/declaration-catalogue";
 import { distinctRunLabels, runSettingWords, type RunLabelParts } from "./run-labels";
+import { runEndpointOfRow } from "../../run-records/run-name";
 
 /** Labels by run id; runs of different tasks are told apart by the task, so each task's runs are compared among themselves. */
 export function labelRunsByTask(runs: readonly RunLabelParts[], catalogue: DeclarationCatalogue): Map<string, string> {
@@ -71,13 +72,11 @@ export async function runLabelParts(
     : [];
   const hashOf = new Map(versions.map((v) => [v.id, v.hash]));
   return runs.map((r): RunLabelParts => {
-    const snapshot = (r.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
     return {
       id: r.id,
       pipeline: r.pipeline,
       createdAt: r.createdAt,
-      endpointName: typeof snapshot.name === "string" ? snapshot.name : r.endpoint.name,
-      model: typeof snapshot.model === "string" ? snapshot.model : r.endpoint.model,
+      ...runEndpointOfRow(r),
       settings: runSettingWords({
         inputMode: r.inputMode,
         settings: r.settings,

@@ -28,6 +28,7 @@ import {
   type ShownVideo,
 } from "./pairwise-request";
 import { combineSamplesWhenDone } from "./pairwise-samples";
+import { upsertRunVerdict } from "./run-verdicts";
 import { pairwiseSettingsSchema, questionStepId } from "./pairwise-settings";
 import { inPairTerms, PAIR_ORDERS, reconcileOrders, type PairOrder } from "./reconcile";
 import { readVerdictLabel } from "./verdict-label";
@@ -386,22 +387,9 @@ async function reconcileAspect(
   if (reconciled.verdict === null) return;
   const note =
     reconciled.basis === "single_order" ? `single order (${ab.verdict === null ? "BA" : "AB"})` : reconciled.basis;
-  const raterId = `run:${pair.runId}`;
+  const { runId, projectId, pairSetId, pairId } = pair;
   const values = { verdict: reconciled.verdict, strength: reconciled.strength, note };
-  await prisma.pairVerdict.upsert({
-    where: { pairId_aspect_raterId: { pairId: pair.pairId, aspect: aspect.id, raterId } },
-    create: {
-      ...values,
-      projectId: pair.projectId,
-      pairSetId: pair.pairSetId,
-      pairId: pair.pairId,
-      aspect: aspect.id,
-      raterKind: "judge",
-      raterId,
-      runId: pair.runId,
-    },
-    update: values,
-  });
+  await upsertRunVerdict(prisma, { runId, projectId, pairSetId, pairId, aspect: aspect.id }, values);
 }
 
 /**

@@ -9,6 +9,7 @@
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { Strength, Verdict } from "../verdicts";
 import { pairwiseEnsembleKind } from "./pairwise-settings";
+import { upsertRunVerdict } from "./run-verdicts";
 
 const DRAW_ORDER: readonly Verdict[] = ["tie_bad", "tie_good", "A", "B"];
 
@@ -54,32 +55,22 @@ export async function combineSamplesWhenDone(prisma: PrismaClient, memberRunId: 
       const key = `${v.pairId}\u0000${v.aspect}`;
       byQuestion.set(key, [...(byQuestion.get(key) ?? []), v]);
     }
-    const raterId = `run:${parentId}`;
     for (const votes of byQuestion.values()) {
       const first = votes[0]!;
       const combined = majorityVerdict(
         votes.map((v) => ({ verdict: v.verdict as Verdict, strength: v.strength as Strength })),
       );
       if (!combined) continue;
-      const values = {
-        verdict: combined.verdict,
-        strength: combined.strength,
-        note: `majority of ${of}: ${combined.agreed} of ${members.length}`,
-      };
-      await tx.pairVerdict.upsert({
-        where: { pairId_aspect_raterId: { pairId: first.pairId, aspect: first.aspect, raterId } },
-        create: {
-          ...values,
-          projectId: first.projectId,
-          pairSetId: first.pairSetId,
-          pairId: first.pairId,
-          aspect: first.aspect,
-          raterKind: "judge",
-          raterId,
-          runId: parentId,
+      const { projectId, pairSetId, pairId, aspect } = first;
+      await upsertRunVerdict(
+        tx,
+        { runId: parentId, projectId, pairSetId, pairId, aspect },
+        {
+          verdict: combined.verdict,
+          strength: combined.strength,
+          note: `majority of ${of}: ${combined.agreed} of ${members.length}`,
         },
-        update: values,
-      });
+      );
     }
   });
 }

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { aspectIdSchema } from "../aspects";
 import { PAIR_ORDERS } from "./reconcile";
-import { PAIRS_ENSEMBLE } from "../../judge/runs/ensemble-settings";
+import { pairsEnsembleSchema } from "../../judge/runs/ensemble-settings";
 
 /** A pairwise run's settings (JudgeRun.settings): the aspects it asks, always both orders, and frames per video. */
 export const pairwiseSettingsSchema = z.object({
@@ -22,6 +22,6 @@ export const questionStepId = (aspect: string, order: string) => `${aspect}:${or
  * samples or a panel's judges; null for a run that asks the questions itself.
  */
 export function pairwiseEnsembleKind(stored: unknown): "samples" | "panel" | null {
-  const parsed = z.object({ of: z.literal(PAIRS_ENSEMBLE.of), kind: z.enum(["samples", "panel"]) }).safeParse(stored);
+  const parsed = pairsEnsembleSchema.extend({ kind: z.enum(["samples", "panel"]) }).safeParse(stored);
   return parsed.success ? parsed.data.kind : null;
 }

@@ -2,7 +2,7 @@ import { Prisma, type PrismaClient } from "../../generated/prisma/client";
 import type { ProjectAccess } from "../../authz/permissions";
 import { NotFoundError, ValidationError } from "../../errors";
 import { WithheldError } from "../../visibility/withheld";
-import { runDate, runJudgeName } from "../../run-records/run-name";
+import { runDate, runEndpointOfRow, runJudgeName } from "../../run-records/run-name";
 import { aspectListSchema, type Aspect } from "../aspects";
 import type { Vote } from "../verdicts";
 import { pairwiseEnsembleKind } from "../judge/pairwise-settings";
@@ -85,10 +85,8 @@ export async function judgeRunsOfSet(
   const parentKind = new Map(runs.map((run) => [run.id, pairwiseEnsembleKind(run.ensemble)]));
   const memberCount = (parentId: string) => runs.filter((run) => run.parentRunId === parentId).length;
   return runs.map((run) => {
-    const snapshot = (run.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
-    const name = typeof snapshot.name === "string" ? snapshot.name : run.endpoint.name;
-    const model = typeof snapshot.model === "string" ? snapshot.model : run.endpoint.model;
-    const what = runWhat(runJudgeName(name, model), {
+    const { endpointName, model } = runEndpointOfRow(run);
+    const what = runWhat(runJudgeName(endpointName, model), {
       kind: parentKind.get(run.id) ?? null,
       members: memberCount(run.id),
       inParent: run.parentRunId ? (parentKind.get(run.parentRunId) ?? null) : null,

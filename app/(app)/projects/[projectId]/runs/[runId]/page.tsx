@@ -109,8 +109,12 @@ export default async function RunPage({
       <JudgeSpanFailures projectId={projectId} failures={spanFailures} />
       {canRederiveSpans && <RederiveJudgeSpans projectId={projectId} runId={runId} action={rederiveJudgeSpansAction} />}
       {/* A pairwise run's rows are pairs, shown on its pair set's page. */}
-      {!run.pairSet && <RunMetricsLegend metrics={metrics} />}
-      {!run.pairSet && <RunVideosTable projectId={projectId} runId={runId} metrics={metrics} videos={videos} />}
+      {!run.pairSet && (
+        <>
+          <RunMetricsLegend metrics={metrics} />
+          <RunVideosTable projectId={projectId} runId={runId} metrics={metrics} videos={videos} />
+        </>
+      )}
       {itemList && <RubricItemValuesTable projectId={projectId} runId={runId} list={itemList} />}
     </div>
   );
