@@ -102,6 +102,18 @@ test("the owner reads the pairwise leaderboard, agreement and raters; a viewer t
   await signIn(viewerPage, viewer.email, viewer.password);
   expect(await ratingsOn(viewerPage)).toEqual(ownerRatings);
   await expect(viewerPage.getByTestId("pair-set-link-raters")).toHaveCount(0);
+  // The judge run's page reads the same for a viewer and a reviewer: where its results are, no video rows.
+  for (const person of [viewer, reviewer]) {
+    const runPage = await (await browser.newContext()).newPage();
+    await signIn(runPage, person.email, person.password);
+    await runPage.goto(`/projects/${seed.projectId}/runs/${seed.runId}`);
+    await expect(runPage.getByTestId("pairwise-run-note")).toContainText("judges the pairs of Four generators");
+    await expect(runPage.getByTestId("run-cost")).toBeVisible();
+    await expect(runPage.getByTestId("run-videos")).toHaveCount(0);
+    await runPage.screenshot({
+      path: test.info().outputPath(`pairwise-run-page-${person === viewer ? "viewer" : "reviewer"}.png`),
+    });
+  }
   await viewerPage.goto(`/projects/${seed.projectId}/pairs/${seed.pairSetId}/raters`);
   await expect(viewerPage.getByRole("heading", { name: "Not allowed" })).toBeVisible();
   await expect(viewerPage.getByTestId("pairwise-raters")).toHaveCount(0);
