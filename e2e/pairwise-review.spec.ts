@@ -217,3 +217,45 @@ test("a honeypot pair's video B is video A drawn broken: frozen, shuffled, corru
   }
   await expect(page.getByTestId("review-done")).toBeVisible();
 });
+
+test("a reviewer marks where on a blind pair's video: the span is that video's, and no answer names a generator", async ({
+  page,
+}) => {
+  test.setTimeout(180_000);
+  const { prisma, projectId, setId, reviewer, reviewerId } = await seed();
+  await prisma.project.update({
+    where: { id: projectId },
+    data: { spanLabels: [{ id: "physics", label: "Physics breaks", definition: "" }] },
+  });
+  // Every text answer the browser gets (the pair, the spans, the frame times) is checked for generator names.
+  const texts: Promise<string>[] = [];
+  page.on("response", (response) => {
+    const type = response.headers()["content-type"] ?? "";
+    if (/json|text|html/.test(type)) texts.push(response.text().catch(() => ""));
+  });
+  await signIn(page, reviewer.email, reviewer.password);
+  await page.goto(`/projects/${projectId}/pairs/${setId}/review`);
+  await expect(page.getByTestId("pair-review")).toBeVisible();
+  const shown = await pairShown(page);
+
+  await page.getByRole("button", { name: "Left video" }).click();
+  const editor = page.getByTestId("pair-span-editor");
+  await expect(editor).toHaveAttribute("data-side", "left");
+  await expect(editor.getByTestId("span-timeline")).toBeVisible();
+  // Into the editor (its keys act while focus is inside): `s` saves a span of the frame at the playhead.
+  await editor.getByTestId("span-workbench").focus();
+  await page.keyboard.press("s");
+  await expect.poll(() => prisma.span.count({ where: { projectId, authorId: reviewerId, withdrawn: false } })).toBe(1);
+  const span = await prisma.span.findFirstOrThrow({ where: { projectId, authorId: reviewerId } });
+  expect([span.videoId, span.task, span.label]).toEqual([shown.left, "project", "physics"]);
+  // `s` saved and did not swap; after Esc the pair's keys are back: `s` swaps, and the editor follows its video.
+  expect(await page.getByTestId("pair-review").getAttribute("data-a-side")).toBe(shown.aSide);
+  await page.keyboard.press("Escape");
+  await page.keyboard.press("s");
+  await expect(page.getByTestId("pair-review")).not.toHaveAttribute("data-a-side", shown.aSide!);
+  await expect(editor).toHaveAttribute("data-side", "right");
+  await page.screenshot({ path: test.info().outputPath("pair-spans.png"), fullPage: true });
+
+  for (const text of await Promise.all(texts))
+    for (const generator of GENERATORS) expect(text).not.toContain(generator);
+});

@@ -20,6 +20,8 @@
  *   are the frames it judged (its frame set); without it, every run's judge spans and the video's latest frame set.
  * - `runPending?`: the host has yet to learn which run it shows (its scores are loading): the spans wait, so every
  *   run's judge spans never flash before the shown run's.
+ * - `keyFrameTicks?`: false: no key-frame ticks, and the video's record (which names its path, so its generator) is
+ *   never read: a blind pair review embeds the editor so (default true).
  * The keys are TIMELINE_KEYS; a host with its own help overlay lists them from there.
  */
 import { useQuery } from "@tanstack/react-query";
@@ -86,6 +88,7 @@ export interface SpanWorkbenchProps {
   markLabels?: readonly string[];
   runId?: string | null;
   runPending?: boolean;
+  keyFrameTicks?: boolean;
 }
 
 /** The caller's own spans, of any item (those of another item are kept, and saved, but not drawn). */
@@ -341,7 +344,13 @@ function useMarkableLabels(labels: readonly SpanLabel[], asked: readonly string[
  * The video's frame times (read once), its spans of the task (with when the list was asked for; beside `runId`, only
  * that run's judge spans) and frame sets.
  */
-function useEditorData(videoId: string, task: string, runId: string | null | undefined, runPending: boolean) {
+function useEditorData({
+  videoId,
+  task,
+  runId,
+  runPending = false,
+  keyFrameTicks = true,
+}: Pick<SpanWorkbenchProps, "videoId" | "task" | "runId" | "runPending" | "keyFrameTicks">) {
   const times = useQuery(frameTimesQuery(videoId));
   const spans = useQuery({
     queryKey: [...spanEditorSpansKey(videoId, task), runId ?? "every run"],
@@ -354,6 +363,7 @@ function useEditorData(videoId: string, task: string, runId: string | null | und
   const video = useQuery({
     queryKey: ["span-editor", "frame-sets", videoId],
     queryFn: () => fetchVideoFrameSets(videoId),
+    enabled: keyFrameTicks,
   });
   return { times, spans, video };
 }
@@ -385,7 +395,7 @@ export function SpanWorkbench(props: SpanWorkbenchProps) {
   const itemId = props.itemId ?? "";
   const labels = useSpanLabels(props.labels, task);
   const markable = useMarkableLabels(labels, props.markLabels);
-  const { times, spans, video } = useEditorData(videoId, task, props.runId, props.runPending ?? false);
+  const { times, spans, video } = useEditorData(props);
   const [state, dispatch] = useReducer(timelineReducer, initialTimelineState);
   const [playhead] = useState(createPlayhead);
   const ownVideoRef = useRef<HTMLVideoElement | null>(null);

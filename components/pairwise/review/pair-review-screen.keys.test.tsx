@@ -88,7 +88,7 @@ async function openScreen() {
   const queryClient = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   render(
     <QueryClientProvider client={queryClient}>
-      <PairReviewScreen projectId="p" pairSetId="s1" />
+      <PairReviewScreen projectId="p" pairSetId="s1" marking={{ currentUserId: "u1", labels: [] }} />
     </QueryClientProvider>,
   );
   await screen.findByTestId("pair-review");

@@ -4,7 +4,7 @@
  * The side-by-side review of a pair set: the reviewer's claimed pair in two synced players, the prompt, each aspect
  * with its guideline and verdict buttons, keys for all of it (`?` lists them), and the progress. Data comes from
  * /api/v1/pair-sets/[pairSetId]/review/… (a blind set's answers carry no generator). Sides are as drawn for this
- * reviewer at the claim; swapping is a view action only.
+ * reviewer at the claim; swapping is a view action only. Either video can be marked *where* (./pair-spans.tsx).
  */
 import { useQuery } from "@tanstack/react-query";
 import { useCallback, useEffect, useReducer, useRef } from "react";
@@ -14,6 +14,7 @@ import { postJson } from "@/lib/api-client";
 import type { NextPairResponse, PairForReview, ReviewVideo } from "@/lib/pairwise/review/review.types";
 import type { Side } from "@/lib/pairwise/verdicts";
 import { AspectVerdicts } from "./aspect-verdicts";
+import { PairSpans, type PairMarking } from "./pair-spans";
 import { aSideNow, initialReviewState, PAIR_REVIEW_KEYS, reviewReducer } from "./review-keys";
 import { SyncedPlayers, type ShownVideo, type SyncedPlayersHandle } from "./synced-players";
 import { usePairSubmission } from "./use-pair-submission";
@@ -21,13 +22,11 @@ import { usePairSubmission } from "./use-pair-submission";
 /** Keys the screen takes from the browser (Tab and Space would otherwise move the focus or scroll). */
 const SCREEN_KEYS = new Set(["Tab", " ", "Enter", "ArrowUp", "ArrowDown", ",", ".", "?", "Backspace"]);
 
-function shown(pair: PairForReview, side: Side, aSide: Side, projectId: string): ShownVideo & { spanHref?: string } {
+function shown(pair: PairForReview, side: Side, aSide: Side): ShownVideo {
   const video: ReviewVideo = side === aSide ? pair.a : pair.b;
   const where = side === "left" ? "Left" : "Right";
   const caption = pair.blind || !video.generator ? where : `${where}: ${video.generator} (${video.name ?? ""})`;
-  const spanHref =
-    !pair.blind && video.videoId && !video.rendering ? `/projects/${projectId}/videos/${video.videoId}` : undefined;
-  return { video, caption, spanHref };
+  return { video, caption };
 }
 
 function useScreenKeys(dispatch: React.Dispatch<Parameters<typeof reviewReducer>[1]>) {
@@ -43,7 +42,15 @@ function useScreenKeys(dispatch: React.Dispatch<Parameters<typeof reviewReducer>
   }, [dispatch]);
 }
 
-export function PairReviewScreen({ projectId, pairSetId }: { projectId: string; pairSetId: string }) {
+export function PairReviewScreen({
+  projectId,
+  pairSetId,
+  marking,
+}: {
+  projectId: string;
+  pairSetId: string;
+  marking: PairMarking;
+}) {
   const [state, dispatch] = useReducer(reviewReducer, initialReviewState);
   const players = useRef<SyncedPlayersHandle | null>(null);
   const query = useQuery({
@@ -81,8 +88,8 @@ export function PairReviewScreen({ projectId, pairSetId }: { projectId: string; 
       </section>
     );
   const aSide = aSideNow(pair, state.swapped);
-  const left = shown(pair, "left", aSide, projectId);
-  const right = shown(pair, "right", aSide, projectId);
+  const left = shown(pair, "left", aSide);
+  const right = shown(pair, "right", aSide);
   return (
     <section data-testid="pair-review" data-pair-id={pair.pairId} data-a-side={aSide} className="space-y-3">
       <header className="flex flex-wrap items-center gap-3 text-sm">
@@ -103,7 +110,7 @@ export function PairReviewScreen({ projectId, pairSetId }: { projectId: string; 
         {pair.prompt}
       </p>
       <SyncedPlayers ref={players} pairId={pair.pairId} left={left} right={right} zoom={state.zoom} />
-      <SpanLinks left={left.spanHref} right={right.spanHref} />
+      <PairSpans key={pair.pairId} projectId={projectId} pair={pair} aSide={aSide} marking={marking} />
       {pair.guidelines && <p className="whitespace-pre-wrap text-xs text-slate-600">{pair.guidelines}</p>}
       <AspectVerdicts
         aspects={pair.aspects}
@@ -155,24 +162,5 @@ function ZoomButtons({
       ))}
       <kbd className="font-mono text-xs">z</kbd>
     </span>
-  );
-}
-
-/** The span editor is the video page's: opened in a new tab, only when the set is not blind (that page names the generator). */
-function SpanLinks({ left, right }: { left?: string; right?: string }) {
-  if (!left && !right) return null;
-  return (
-    <p className="flex gap-4 text-xs">
-      {left && (
-        <a href={left} target="_blank" rel="noreferrer" className="text-sky-700 underline">
-          Mark a span on the left video
-        </a>
-      )}
-      {right && (
-        <a href={right} target="_blank" rel="noreferrer" className="text-sky-700 underline">
-          Mark a span on the right video
-        </a>
-      )}
-    </p>
   );
 }
