@@ -117,6 +117,7 @@ export async function scopeRuns(prisma: PrismaClient, projectId: string, runId: 
       endpointSnapshot: true,
       createdAt: true,
       endpoint: { select: { name: true, model: true } },
+      ensemble: true,
     },
   });
   const labels = await runPickerLabels(

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { runDate, runName, runTaskName } from "./run-name";
+import { runDate, runName, runNameOfRow, runTaskName } from "./run-name";
 import { BUILT_IN_DECLARATIONS } from "../tasks/registry";
 
 describe("runName", () => {
@@ -54,5 +54,27 @@ describe("runName", () => {
     );
     expect(name).not.toMatch(/\brun [a-z0-9]{4,}/);
     expect(runDate("not a date")).toBe("not a date");
+  });
+});
+
+describe("runNameOfRow", () => {
+  const row = {
+    pipeline: "pairwise",
+    createdAt: "2026-11-29T08:00:00Z",
+    endpointSnapshot: { name: "first judge", model: "qwen2.5-vl" },
+    endpoint: { name: "renamed since", model: "other" },
+  };
+
+  it("names a panel run by its judges, not by the first judge's endpoint it is stored with", () => {
+    const ensemble = { of: "pairs", kind: "panel", endpointIds: ["e1", "e2", "e3"], combine: "majority" };
+    expect(runNameOfRow({ ...row, ensemble }, BUILT_IN_DECLARATIONS)).toContain(" · Panel of 3 judges · ");
+    const videoPanel = { kind: "panel", endpointIds: ["e1", "e2"], combine: "mean" };
+    expect(runNameOfRow({ ...row, ensemble: videoPanel }, BUILT_IN_DECLARATIONS)).toContain(" · Panel of 2 judges · ");
+  });
+
+  it("names samples and plain runs by the endpoint as it was at the start", () => {
+    const samples = { kind: "samples", combine: "declared", samples: 3, temperature: 0.7 };
+    for (const ensemble of [samples, null, undefined])
+      expect(runNameOfRow({ ...row, ensemble }, BUILT_IN_DECLARATIONS)).toContain(" · qwen2.5-vl @ first judge · ");
   });
 });

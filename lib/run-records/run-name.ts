@@ -35,11 +35,29 @@ export function runName(run: RunNameParts, catalogue: DeclarationCatalogue): str
   return `${runTaskName(run.pipeline, catalogue)} · ${runJudgeName(run.endpointName, run.model)} · ${runDate(run.createdAt)}`;
 }
 
-/** A run row's endpoint name and model as they were when the run started (its snapshot), else the endpoint's current ones. */
+/**
+ * The judges of a panel run, from its stored ensemble (`judge_run.ensemble`, written by lib/judge/runs/ensemble-settings
+ * and lib/pairwise/judge/pairwise-run: `kind: "panel"` with one endpoint id per judge), else null. Read here by its shape:
+ * run records sit below the judge layer.
+ */
+export function panelJudgeCount(ensemble: unknown): number | null {
+  if (!ensemble || typeof ensemble !== "object") return null;
+  const { kind, endpointIds } = ensemble as { kind?: unknown; endpointIds?: unknown };
+  return kind === "panel" && Array.isArray(endpointIds) ? endpointIds.length : null;
+}
+
+/**
+ * Who judged a run row: a panel's judges counted ("Panel of 3 judges": its endpoint is only the first judge's), else
+ * its endpoint's name and model as they were when the run started (its snapshot), else the endpoint's current ones.
+ * A row read without its `ensemble` is named by its endpoint.
+ */
 export function runEndpointOfRow(row: {
   endpointSnapshot?: unknown;
   endpoint: { name: string; model: string | null };
+  ensemble?: unknown;
 }): Pick<RunNameParts, "endpointName" | "model"> {
+  const judges = panelJudgeCount(row.ensemble);
+  if (judges !== null) return { endpointName: `Panel of ${judges} judges`, model: null };
   const snapshot = (row.endpointSnapshot ?? {}) as { name?: unknown; model?: unknown };
   return {
     endpointName: typeof snapshot.name === "string" ? snapshot.name : row.endpoint.name,
@@ -54,6 +72,7 @@ export function runNameOfRow(
     createdAt: Date | string;
     endpointSnapshot?: unknown;
     endpoint: { name: string; model: string | null };
+    ensemble?: unknown;
   },
   catalogue: DeclarationCatalogue,
 ): string {

@@ -28,6 +28,7 @@ export async function findProjectRun(prisma: PrismaClient, access: ProjectAccess
       sweepId: true,
       endpointSnapshot: true,
       endpoint: { select: { name: true, model: true } },
+      ensemble: true,
       pairSet: { select: { id: true, name: true } },
     },
   });
