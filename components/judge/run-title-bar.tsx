@@ -2,6 +2,7 @@
 // and the links to its task's results and to every run.
 import Link from "next/link";
 import type { RunSetup } from "@/lib/judge/runs/run-overview";
+import { runEndpointOfRow, runJudgeName } from "@/lib/run-records/run-name";
 
 export function RunTitleBar({
   projectId,
@@ -18,6 +19,8 @@ export function RunTitleBar({
     simulated: boolean;
     batchMode: boolean;
     endpoint: { name: string; model: string | null };
+    endpointSnapshot?: unknown;
+    ensemble?: unknown;
   };
   setup: RunSetup;
   /** A sweep's run: the page that puts the sweep's runs side by side. */
@@ -25,12 +28,14 @@ export function RunTitleBar({
   title: string;
   resultsLink: { path: string; label: string; testId: string } | null;
 }) {
+  // The judge as the run's name reads it: the endpoint as it was at the start, or a panel's judges counted.
+  const judge = runEndpointOfRow(run);
   return (
     <div className="flex flex-col gap-1">
       <div className="flex flex-wrap items-baseline gap-3">
         <h1 className="text-2xl font-semibold tracking-tight">{title}</h1>
         <span className="text-sm text-slate-600">
-          {run.pipeline} run · {run.endpoint.name} ({run.endpoint.model})
+          {run.pipeline} run · {runJudgeName(judge.endpointName, judge.model)}
         </span>
         {run.simulated && (
           <span className="rounded bg-amber-100 px-2 py-0.5 text-xs text-amber-800">

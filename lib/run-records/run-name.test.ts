@@ -67,7 +67,9 @@ describe("runNameOfRow", () => {
 
   it("names a panel run by its judges, not by the first judge's endpoint it is stored with", () => {
     const ensemble = { of: "pairs", kind: "panel", endpointIds: ["e1", "e2", "e3"], combine: "majority" };
-    expect(runNameOfRow({ ...row, ensemble }, BUILT_IN_DECLARATIONS)).toContain(" · Panel of 3 judges · ");
+    expect(runNameOfRow({ ...row, ensemble }, BUILT_IN_DECLARATIONS)).toBe(
+      "Pairwise comparison · Panel of 3 judges · 29 Nov 2026 08:00",
+    );
     const videoPanel = { kind: "panel", endpointIds: ["e1", "e2"], combine: "mean" };
     expect(runNameOfRow({ ...row, ensemble: videoPanel }, BUILT_IN_DECLARATIONS)).toContain(" · Panel of 2 judges · ");
   });

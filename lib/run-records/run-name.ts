@@ -15,8 +15,15 @@ export interface RunNameParts {
   createdAt: Date | string;
 }
 
+/**
+ * The pipeline of a pairwise judge run (lib/pairwise/judge) and its name. It judges pairs, not videos, so no task of
+ * the catalogue declares it; it is named here, with the run records, where pages and the pairwise code both read it.
+ */
+export const PAIRWISE_RUN = { pipeline: "pairwise", label: "Pairwise comparison" } as const;
+
 /** The task's short name: its label without the parenthesised source ("Hallucination"); the pipeline id for an unknown task. */
 export function runTaskName(pipeline: string, catalogue: DeclarationCatalogue): string {
+  if (pipeline === PAIRWISE_RUN.pipeline) return PAIRWISE_RUN.label;
   const label = catalogue.findTask(pipeline)?.label;
   return label ? label.replace(/\s*\(.*\)\s*$/, "") : pipeline;
 }

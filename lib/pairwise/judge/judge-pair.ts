@@ -32,6 +32,7 @@ import { upsertRunVerdict } from "./run-verdicts";
 import { pairwiseSettingsSchema, questionStepId } from "./pairwise-settings";
 import { inPairTerms, PAIR_ORDERS, reconcileOrders, type PairOrder } from "./reconcile";
 import { readVerdictLabel } from "./verdict-label";
+import { PAIRWISE_RUN } from "../../run-records/run-name";
 
 export interface PairJob {
   runId: string;
@@ -43,8 +44,8 @@ export type PairOutcome = "done" | "cancelled" | "gone";
 
 /** The step every question runs as: its answer is kept as written, and the verdict label read from it here. */
 const QUESTION_STEP: StepDefinition = {
-  id: "pairwise",
-  label: "Pairwise comparison",
+  id: PAIRWISE_RUN.pipeline,
+  label: PAIRWISE_RUN.label,
   scope: "video",
   templateId: PAIRWISE_TEMPLATE_ID,
   schema: z.unknown(),
@@ -53,8 +54,8 @@ const QUESTION_STEP: StepDefinition = {
   input: () => ({ values: {}, frames: [] }),
 };
 const PAIRWISE_TASK: TaskDeclaration = {
-  id: "pairwise",
-  label: "Pairwise comparison",
+  id: PAIRWISE_RUN.pipeline,
+  label: PAIRWISE_RUN.label,
   subject: "pair",
   targets: [],
   metrics: [],
@@ -82,7 +83,7 @@ interface PairContext {
 export async function judgePair(deps: JudgeDeps, job: PairJob, ready: () => void = () => {}): Promise<PairOutcome> {
   const { prisma } = deps;
   const run = await prisma.judgeRun.findFirst({
-    where: { id: job.runId, pipeline: "pairwise" },
+    where: { id: job.runId, pipeline: PAIRWISE_RUN.pipeline },
     select: { status: true, settings: true, pairSetId: true, sampling: true },
   });
   if (!run?.pairSetId) return "gone";

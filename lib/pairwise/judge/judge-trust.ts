@@ -9,6 +9,7 @@ import { NotFoundError } from "../../errors";
 import type { Verdict } from "../verdicts";
 import { loadJudgeAnswers } from "../votes";
 import type { PairOrder } from "./reconcile";
+import { PAIRWISE_RUN } from "../../run-records/run-name";
 
 export interface TrustAnswer {
   pairId: string;
@@ -87,7 +88,7 @@ export async function loadJudgeTrust(
   runId: string,
 ): Promise<{ runId: string; aspects: AspectTrust[] }> {
   const run = await prisma.judgeRun.findFirst({
-    where: { id: runId, projectId: access.projectId, pipeline: "pairwise" },
+    where: { id: runId, projectId: access.projectId, pipeline: PAIRWISE_RUN.pipeline },
     select: { id: true, members: { select: { id: true } } },
   });
   if (!run) throw new NotFoundError("No pairwise run with this id in this project.");

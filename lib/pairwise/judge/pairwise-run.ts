@@ -20,6 +20,7 @@ import { PAIRWISE_TEMPLATE_ID } from "./pairwise-request";
 import type { CreatePairwiseRunInput } from "./pairwise-run.types";
 import { DEFAULT_FRAMES_PER_VIDEO, questionStepId, type PairwiseSettings } from "./pairwise-settings";
 import { PAIR_ORDERS } from "./reconcile";
+import { PAIRWISE_RUN } from "../../run-records/run-name";
 
 export interface PairwiseRunDeps {
   prisma: PrismaClient;
@@ -72,7 +73,7 @@ export async function createPairwiseRun(
   if (input.dryRun) return { id: null, pairs: pairs.length, questions, calls, estimate };
   const common = {
     projectId: access.projectId,
-    pipeline: "pairwise",
+    pipeline: PAIRWISE_RUN.pipeline,
     pairSetId,
     settings: settings as unknown as Prisma.InputJsonValue,
     budgetUsd: input.budgetUsd ?? null,

@@ -5,8 +5,10 @@
  * (`model_vote`: [[A>B]], [[A>>B]], [[B>A]], [[B>>A]], [[A=B=Good]], [[A=B=Bad]], or [[A=B]], read as tie_good as
  * GenAI-Bench's own scoring accepts it for a tie; kept as rater `judge`, "judge" unless given). A judge answer with no
  * label (model_vote null) is refused for the judge while the human's vote is kept. The result files name no
- * generators or videos (they are in the GenAI-Bench dataset, by row): map `left_model`/`right_model` and
- * `left_video`/`right_video` columns when the rows carry them; otherwise the generators are read as "left" and "right".
+ * generators or videos (they are in the GenAI-Bench dataset, by row): the default mapping is the dataset's own column
+ * names (its card's features `left_model`/`right_model`; `left_video`/`right_video`, the video keys its
+ * inference_configs.json reads), for rows the dataset was joined onto by `idx`; otherwise the generators are read as
+ * "left" and "right".
  * The pair's key is `idx`; the aspect is `aspect` ("overall").
  */
 import type { Verdict } from "../../verdicts";

@@ -8,6 +8,7 @@ import { runStatusAnswerSchema } from "@/lib/judge/runs/runs.types";
 import { ok } from "@/lib/api/openapi/route-builders";
 import { appPairwiseQueue } from "@/lib/pairwise/judge/pairwise-queue";
 import { requeuePairwiseRun } from "@/lib/pairwise/judge/pairwise-run";
+import { PAIRWISE_RUN } from "@/lib/run-records/run-name";
 
 const resumeSchema = z.strictObject({
   /** The run's new budget in US dollars (above the one that stopped it and what it has spent); null: no budget. */
@@ -30,7 +31,8 @@ export const POST = withProjectOf(
     await resumeRun({ prisma, queue: appJudgeQueue() }, access, record.id, body);
     // A pairwise run has no videos to queue again: its pairs with questions left go to the pairwise queue.
     const status = await getRunStatus(prisma, access, record.id);
-    if (status.pipeline === "pairwise") await requeuePairwiseRun({ prisma, queue: appPairwiseQueue() }, record.id);
+    if (status.pipeline === PAIRWISE_RUN.pipeline)
+      await requeuePairwiseRun({ prisma, queue: appPairwiseQueue() }, record.id);
     return Response.json(status);
   },
 );
