@@ -74,6 +74,23 @@ describe("what a call showed the judge, on the call inspector", () => {
     expect(screen.queryByTestId("call-frame-strip")).toBeNull();
   });
 
+  it("shows a pairwise call's two clips, Video A's then Video B's", () => {
+    const clipA = { sha256: "aa".repeat(32), durationS: 4, sampling: { numFrames: 3 } };
+    const clipB = { sha256: "bb".repeat(32), durationS: 2, sampling: { numFrames: 3 } };
+    render(
+      <CallSawView
+        saw={{ mode: "video-file", frames: [], clip: clipA, clips: [clipA, clipB] }}
+        bytesSent={1024}
+        cached={false}
+        usage={usage}
+      />,
+    );
+    const bars = screen.getAllByTestId("call-clip").map((bar) => bar.textContent);
+    expect(bars).toHaveLength(2);
+    expect(bars[0]).toMatch(/^Video A's clip \(4\.00 s, sha256 aaaaaaaaaaaa…\): 3 frames asked/);
+    expect(bars[1]).toMatch(/^Video B's clip \(2\.00 s, sha256 bbbbbbbbbbbb…\): 3 frames asked/);
+  });
+
   it("says a cached call sent nothing, an answer without usage reported none, and an old call recorded nothing", () => {
     const { rerender } = render(
       <CallSawView saw={{ mode: "images", frames: [frame(1, 0.25)] }} bytesSent={0} cached usage={usage} />,

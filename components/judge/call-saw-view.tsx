@@ -37,7 +37,9 @@ export function CallSawView({ saw, bytesSent, cached, usage, videoFrames = 0 }: 
         {" · "}
         <span data-testid="call-usage">{usageText(cached, usage)}</span>
       </p>
-      {saw.clip && <ClipBar clip={saw.clip} />}
+      {(saw.clips ?? (saw.clip ? [saw.clip] : [])).map((clip, i) => (
+        <ClipBar key={i} clip={clip} name={saw.clips ? `Video ${String.fromCharCode(65 + i)}'s clip` : "The clip"} />
+      ))}
       {saw.frames.length > 0 && <FrameStrip frames={saw.frames} videoFrames={videoFrames} />}
     </div>
   );
@@ -84,7 +86,7 @@ function FrameStrip({ frames, videoFrames }: { frames: readonly SawFrame[]; vide
 }
 
 /** The clip's length as a bar, with a mark at each instant the endpoint was asked to sample. */
-function ClipBar({ clip }: { clip: SawClip }) {
+function ClipBar({ clip, name }: { clip: SawClip; name: string }) {
   const instants = sampledInstants(clip);
   const sampling =
     "numFrames" in clip.sampling
@@ -93,7 +95,7 @@ function ClipBar({ clip }: { clip: SawClip }) {
   return (
     <div data-testid="call-clip">
       <p className="text-xs text-slate-600">
-        The clip ({formatSeconds(clip.durationS)}, sha256 {clip.sha256.slice(0, 12)}…): {sampling}
+        {name} ({formatSeconds(clip.durationS)}, sha256 {clip.sha256.slice(0, 12)}…): {sampling}
       </p>
       <div
         className="relative mt-1 h-4 w-full max-w-xl rounded bg-slate-200"

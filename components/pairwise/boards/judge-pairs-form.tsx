@@ -9,8 +9,9 @@ const input = "rounded-md border border-slate-300 px-2 py-1.5";
 
 /**
  * "Judge both orders": a pairwise judge run of the set on one endpoint, or a panel of several (the endpoint and the
- * judges ticked), with an optional budget (pairwise runs send each video's frames as images); with `pairIds` (the
- * active plan's next pairs) only those pairs are judged.
+ * judges ticked), with an optional budget and how the judge sees the videos (each one's frames as pictures, or the
+ * two files as video; by default the endpoint's own mode); with `pairIds` (the active plan's next pairs) only those
+ * pairs are judged.
  */
 export function JudgePairsForm({
   pairSetId,
@@ -29,6 +30,7 @@ export function JudgePairsForm({
   const start = useMutation({
     mutationFn: (form: FormData) => {
       const budget = String(form.get("budgetUsd") ?? "").trim();
+      const inputMode = String(form.get("inputMode") ?? "");
       const endpointId = String(form.get("endpointId"));
       // The run's endpoint first, then the other judges ticked: a panel when there is more than one.
       const panel = [...new Set([endpointId, ...form.getAll("panel").map(String)])];
@@ -36,6 +38,7 @@ export function JudgePairsForm({
         endpointId,
         ...(panel.length > 1 ? { panel } : {}),
         ...(budget ? { budgetUsd: Number(budget) } : {}),
+        ...(inputMode ? { inputMode } : {}),
         ...(pairIds ? { pairIds } : {}),
       });
     },
@@ -79,6 +82,14 @@ export function JudgePairsForm({
           </div>
         </fieldset>
       )}
+      <label className="flex flex-col gap-1">
+        The judge sees
+        <select name="inputMode" className={input} defaultValue="">
+          <option value="">the endpoint&apos;s input mode</option>
+          <option value="images">each video&apos;s frames, as pictures</option>
+          <option value="video-file">the two video files</option>
+        </select>
+      </label>
       <label className="flex flex-col gap-1">
         Budget (US$)
         <input name="budgetUsd" type="number" min={0} step="0.01" className={`${input} w-24`} />

@@ -48,6 +48,8 @@ export const callSawSchema = z.object({
   /** The frames in the order the request carried them; for a `video-file` call, none (the clip is in `clip`). */
   frames: z.array(sawFrameSchema),
   clip: sawClipSchema.optional(),
+  /** A call that sent several clips (a pairwise question's Video A and Video B), in the order sent; `clip` is the first. */
+  clips: z.array(sawClipSchema).optional(),
 });
 export type CallSaw = z.infer<typeof callSawSchema>;
 

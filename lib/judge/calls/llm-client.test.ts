@@ -232,6 +232,18 @@ describe("chatCompletionPieces", () => {
       "a repair request",
       { model: "m", text: "Q", images: [image(4)], followUp: { previousAnswer: "bad", correction: "Answer in JSON." } },
     ],
+    [
+      "two captioned clips (a pairwise question)",
+      {
+        model: "m",
+        text: "Which is better?",
+        images: [],
+        videos: [
+          { caption: "Video A:", video: { url: "data:video/mp4;base64,AAAA", mediaIo: { num_frames: 8 } } },
+          { caption: "Video B:", video: { url: "data:video/mp4;base64,BBBB", mediaIo: { num_frames: 8 } } },
+        ],
+      },
+    ],
   ];
   it.each(shapes)("is JSON.stringify(chatCompletionBody(request)) byte for byte: %s", (_name, request) => {
     const bytes = Buffer.concat(chatCompletionPieces(request));
@@ -243,6 +255,34 @@ describe("chatCompletionPieces", () => {
     expect(again.filter((piece, i) => piece === third[i] && piece.includes('"image_url"')).length).toBe(
       request.images.length,
     );
+  });
+
+  it("sends captioned videos as caption, video, caption, video after the text, with their one media_io_kwargs", () => {
+    const clip = (url: string, numFrames: number) => ({ url, mediaIo: { num_frames: numFrames } });
+    const request: ChatRequest = {
+      model: "m",
+      text: "Which is better?",
+      images: [],
+      videos: [
+        { caption: "Video A:", video: clip("data:video/mp4;base64,AAAA", 8) },
+        { caption: "Video B:", video: clip("data:video/mp4;base64,BBBB", 8) },
+      ],
+    };
+    const body = chatCompletionBody(request) as unknown as {
+      messages: { content: { type: string; text?: string; video_url?: { url: string } }[] }[];
+      media_io_kwargs: unknown;
+    };
+    expect(body.messages[0]!.content.map((part) => part.text ?? part.video_url?.url)).toEqual([
+      "Which is better?",
+      "Video A:",
+      "data:video/mp4;base64,AAAA",
+      "Video B:",
+      "data:video/mp4;base64,BBBB",
+    ]);
+    expect(body.media_io_kwargs).toEqual({ video: { num_frames: 8 } });
+    // vLLM would sample both by one set of kwargs: videos asking for different ones are refused before sending.
+    const uneven = { ...request, videos: [request.videos![0]!, { caption: "Video B:", video: clip("data:x", 4) }] };
+    expect(() => chatCompletionBody(uneven)).toThrow(/share their media_io_kwargs/);
   });
 
   it("reaches the endpoint as JSON, with its content type, images, roles and options", async () => {

@@ -28,6 +28,15 @@ export interface ChatVideo {
   renew?: () => ChatVideo;
 }
 
+/**
+ * A video part with the text part that names it before it (a pairwise question's "Video A:" and "Video B:"), so a
+ * model told of two videos knows which is which.
+ */
+export interface CaptionedVideo {
+  caption: string;
+  video: ChatVideo;
+}
+
 /** One earlier message of a conversation a template writes out (see ChatRequest.turns). */
 export interface ChatTurn {
   role: "system" | "user" | "assistant";
@@ -42,6 +51,11 @@ export interface ChatRequest {
   images: ChatImage[];
   /** The judged video as one video part, sent before any images (which are then a template's few-shot examples). */
   video?: ChatVideo | null;
+  /**
+   * Two or more judged videos, each after its caption, sent where `video` goes (never with it). vLLM applies a
+   * request's `media_io_kwargs` to every video in it, so they must all ask the same (their sampling).
+   */
+  videos?: readonly CaptionedVideo[] | null;
   temperature?: number | null;
   /** OpenAI `response_format` (json_schema); omitted for plain text. */
   responseFormat?: Record<string, unknown> | null;
@@ -321,12 +335,25 @@ function videoPart(video: ChatVideo): OpenAI.Chat.ChatCompletionContentPart {
   return { type: "video_url", video_url: { url: video.url } } as unknown as OpenAI.Chat.ChatCompletionContentPart;
 }
 
-/** The request's `media_io_kwargs` (vLLM reads them per request, keyed by modality); none without a video's. */
-function mediaIoKwargs(request: ChatRequest): { media_io_kwargs: { video: ChatVideo["mediaIo"] } } | object {
-  return request.video && Object.keys(request.video.mediaIo).length
-    ? { media_io_kwargs: { video: request.video.mediaIo } }
-    : {};
+/** The request's video parts as they go, in order: the video, or each captioned video after its caption. */
+function videoParts(request: ChatRequest): (ChatVideo | string)[] {
+  if (request.video) return [request.video];
+  return (request.videos ?? []).flatMap(({ caption, video }) => [caption, video]);
 }
+
+/**
+ * The request's `media_io_kwargs` (vLLM reads them per request, keyed by modality, for every video in it); none
+ * without a video's. Videos of one request that ask for different ones are a mistake of the request's builder.
+ */
+function mediaIoKwargs(request: ChatRequest): { media_io_kwargs: { video: ChatVideo["mediaIo"] } } | object {
+  const videos = request.video ? [request.video] : (request.videos ?? []).map((v) => v.video);
+  const kwargs = videos[0]?.mediaIo;
+  if (kwargs && videos.some((video) => JSON.stringify(video.mediaIo) !== JSON.stringify(kwargs)))
+    throw new Error("The video parts of one request must share their media_io_kwargs.");
+  return kwargs && Object.keys(kwargs).length ? { media_io_kwargs: { video: kwargs } } : {};
+}
+
+const captionPart = (caption: string): OpenAI.Chat.ChatCompletionContentPart => ({ type: "text", text: caption });
 
 /**
  * The chat-completions request body for a request: what the client sends, and what a Batch API line
@@ -334,7 +361,10 @@ function mediaIoKwargs(request: ChatRequest): { media_io_kwargs: { video: ChatVi
  */
 export function chatCompletionBody(request: ChatRequest): OpenAI.Chat.ChatCompletionCreateParamsNonStreaming {
   const text: OpenAI.Chat.ChatCompletionContentPart = { type: "text", text: request.text };
-  const images = [...(request.video ? [videoPart(request.video)] : []), ...request.images.map(imagePart)];
+  const images = [
+    ...videoParts(request).map((part) => (typeof part === "string" ? captionPart(part) : videoPart(part))),
+    ...request.images.map(imagePart),
+  ];
   const content: OpenAI.Chat.ChatCompletionContentPart[] = request.imagesFirst ? [...images, text] : [text, ...images];
   const messages: OpenAI.Chat.ChatCompletionMessageParam[] = [
     ...(request.system ? [{ role: "system" as const, content: request.system }] : []),
@@ -392,10 +422,15 @@ function videoPartBytes(video: ChatVideo): Buffer {
  * is some 250 KB, and encoding it anew cost the worker about 3 ms of CPU a call (docs/benchmarks.md).
  */
 export function chatCompletionPieces(request: ChatRequest): Buffer[] {
-  const { model, messages, ...rest } = chatCompletionBody({ ...request, images: [], video: null });
+  const { model, messages, ...rest } = chatCompletionBody({ ...request, images: [], video: null, videos: null });
   const userAt = (request.system ? 1 : 0) + (request.turns?.length ?? 0);
   const [textPart] = messages[userAt]!.content as OpenAI.Chat.ChatCompletionContentPart[];
-  const images = [...(request.video ? [videoPartBytes(request.video)] : []), ...request.images.map(imagePartBytes)];
+  const images = [
+    ...videoParts(request).map((part) =>
+      typeof part === "string" ? Buffer.from(JSON.stringify(captionPart(part)), "utf8") : videoPartBytes(part),
+    ),
+    ...request.images.map(imagePartBytes),
+  ];
   // The video's kwargs close the body, where chatCompletionBody puts them.
   const restJson = JSON.stringify({ ...rest, ...mediaIoKwargs(request) });
   const text = Buffer.from(JSON.stringify(textPart), "utf8");

@@ -50,9 +50,9 @@ export async function answer(
   deps: JudgeDeps,
   store: JudgeStore,
   endpoint: EndpointConfig,
-  request: Omit<ChatRequest, "images" | "video">,
+  request: Omit<ChatRequest, "images" | "video" | "videos">,
   /** The request's images and video part, read only for a call that goes out. */
-  media: () => Promise<Pick<ChatRequest, "images" | "video">>,
+  media: () => Promise<Pick<ChatRequest, "images" | "video" | "videos">>,
   cacheKey: string,
   record: CallRecord & { isRepair: boolean },
   start: StepStart,

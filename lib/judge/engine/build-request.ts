@@ -72,8 +72,8 @@ export interface CallRecord {
 export interface BuiltRequest {
   templateHash: string;
   /** The request without its images and video, which `media()` reads only for a call that goes out. */
-  request: Omit<ChatRequest, "images" | "video">;
-  media(): Promise<Pick<ChatRequest, "images" | "video">>;
+  request: Omit<ChatRequest, "images" | "video" | "videos">;
+  media(): Promise<Pick<ChatRequest, "images" | "video" | "videos">>;
   /** The cache key's parts, from which the keys of the step's further requests (a repair, a longer answer) derive. */
   cacheParts: CacheParts;
   cacheKey: string;

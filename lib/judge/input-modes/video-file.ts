@@ -39,17 +39,22 @@ export function clipByUrlOf(capabilities: { inputModes?: unknown } | null | unde
 /** The default largest body a clip goes in as a data URL when the endpoint's probe found no limit (vLLM's own is larger). */
 export const DEFAULT_MAX_CLIP_BODY_BYTES = 20 * 1024 * 1024;
 
+type ClipCapabilities = { maxBodyBytes?: number | null; inputModes?: unknown } | null | undefined;
+
 /**
- * Whether the clip goes by URL, by the endpoint's probe: it takes clips by URL only (clipByUrlOf), or the clip's data
- * URL would not fit the largest body it saw accepted (maxBodyBytesOf; the default without one).
+ * Whether these clips go in one request as data URLs, by the endpoint's probe: it takes clips that way (not by URL
+ * only, clipByUrlOf), and their data URLs together fit the largest body it saw accepted (maxBodyBytesOf; the default
+ * without one).
  */
-export function clipGoesByUrl(
-  clip: ClipRef,
-  capabilities: { maxBodyBytes?: number | null; inputModes?: unknown } | null | undefined,
-): boolean {
-  if (clipByUrlOf(capabilities)) return true;
+export function clipsFitAsData(clips: readonly ClipRef[], capabilities: ClipCapabilities): boolean {
+  if (clipByUrlOf(capabilities)) return false;
   const limit = maxBodyBytesOf(capabilities) ?? DEFAULT_MAX_CLIP_BODY_BYTES;
-  return clipDataUrlBytes(clip.sizeBytes, clip.contentType) > limit;
+  return clips.reduce((total, clip) => total + clipDataUrlBytes(clip.sizeBytes, clip.contentType), 0) <= limit;
+}
+
+/** Whether the clip goes by URL: it does not fit as a data URL (clipsFitAsData). */
+export function clipGoesByUrl(clip: ClipRef, capabilities: ClipCapabilities): boolean {
+  return !clipsFitAsData([clip], capabilities);
 }
 
 export const videoFileMode: InputModeModule = {

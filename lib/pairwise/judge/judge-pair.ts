@@ -33,6 +33,7 @@ import { pairwiseSettingsSchema, questionStepId } from "./pairwise-settings";
 import { inPairTerms, PAIR_ORDERS, reconcileOrders, type PairOrder } from "./reconcile";
 import { readVerdictLabel } from "./verdict-label";
 import { PAIRWISE_RUN } from "../../run-records/run-name";
+import { inputModeOf, type InputMode } from "../../judge/input-modes";
 
 export interface PairJob {
   runId: string;
@@ -77,6 +78,8 @@ interface PairContext {
   sampleSalt: string | null;
   sampleTemperature: number | null;
   media: PairMedia;
+  /** The run's input mode: `video-file` sends the pair's files (./pairwise-request.ts pairShowing). */
+  inputMode: InputMode;
 }
 
 /** `ready`: told once the pair is set up and its questions wait on the endpoint (a job taker then starts the next job). */
@@ -84,7 +87,7 @@ export async function judgePair(deps: JudgeDeps, job: PairJob, ready: () => void
   const { prisma } = deps;
   const run = await prisma.judgeRun.findFirst({
     where: { id: job.runId, pipeline: PAIRWISE_RUN.pipeline },
-    select: { status: true, settings: true, pairSetId: true, sampling: true },
+    select: { status: true, settings: true, pairSetId: true, sampling: true, inputMode: true },
   });
   if (!run?.pairSetId) return "gone";
   if (run.status !== "queued" && run.status !== "running") return "cancelled";
@@ -145,6 +148,7 @@ export async function judgePair(deps: JudgeDeps, job: PairJob, ready: () => void
     sampleSalt: sampling.success ? sampling.data.salt : null,
     sampleTemperature: sampling.success ? (sampling.data.temperature ?? null) : null,
     media: newPairMedia(),
+    inputMode: inputModeOf(run.inputMode),
   };
   // A question's answer decides only its own aspect's verdict.
   const reconcile = (aspect: Aspect) =>
@@ -307,6 +311,7 @@ async function questionRequest(context: PairContext, question: Question, videos:
       first,
       second,
       sampleSalt: context.sampleSalt,
+      inputMode: context.inputMode,
     },
     context.media,
   );

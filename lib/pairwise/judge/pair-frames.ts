@@ -1,10 +1,11 @@
 /**
  * The frames a pairwise question shows of each video: its newest frame set's frames, thinned evenly to the run's
- * frames per video, in time order; a honeypot's B is made from A's (./honeypot-frames.ts). A video deleted after its
+ * frames per video, in time order, and its file (a `video-file` run's clip); a honeypot's B is made from A's frames
+ * (./honeypot-frames.ts) and has no file. A video deleted after its
  * pair was made has none, and the question is answered "not judged" with no call.
  */
 import type { PrismaClient } from "../../generated/prisma/client";
-import type { FrameRef } from "../../task-modules/pipeline-types";
+import type { ClipRef, FrameRef } from "../../task-modules/pipeline-types";
 import { honeypotFrames, honeypotKindOf, type ShownFrame } from "./honeypot-frames";
 import type { ShownVideo } from "./pairwise-request";
 
@@ -44,10 +45,21 @@ export function evenly<T>(frames: readonly T[], count: number): T[] {
   return Array.from({ length: count }, (_, i) => frames[Math.floor(((i + 0.5) * frames.length) / count)]!);
 }
 
-const shown = (frames: readonly FrameRef[]): ShownVideo => ({
+const shown = (frames: readonly FrameRef[], clip: ClipRef | null): ShownVideo => ({
   frames: frames.map((frame) => ({ ...frame, damaged: false })),
   timesS: frames.map((frame) => frame.timestampS),
+  clip,
 });
+
+/** The video's file as a `video-file` question sends it (null for a deleted video). */
+async function videoClip(prisma: PrismaClient, videoId: string | null): Promise<ClipRef | null> {
+  if (videoId === null) return null;
+  const video = await prisma.video.findUnique({
+    where: { id: videoId },
+    select: { storageKey: true, sha256: true, sizeBytes: true, contentType: true, durationS: true },
+  });
+  return video ? { ...video, sizeBytes: Number(video.sizeBytes) } : null;
+}
 
 export async function loadPairVideos(
   prisma: PrismaClient,
@@ -60,11 +72,14 @@ export async function loadPairVideos(
   const kind = honeypotKindOf(pair.honeypot);
   if (kind) {
     const frames: ShownFrame[] = honeypotFrames(kind, aFrames, pair.id);
-    // The copy keeps A's times: the frame list must not tell the judge which video is the broken one.
-    return { a: shown(aFrames), b: { frames, timesS: aFrames.map((f) => f.timestampS) }, missing: null };
+    // The copy keeps A's times: the frame list must not tell the judge which video is the broken one. It has no
+    // file of its own, so its question goes as pictures in every input mode.
+    const a = shown(aFrames, null);
+    return { a, b: { frames, timesS: a.timesS, clip: null }, missing: null };
   }
   const bFrames = await videoFrames(prisma, pair.videoBId, framesPerVideo);
   if (bFrames.length === 0)
     return { a: null, b: null, missing: pair.videoBId ? "video B has no frames" : "video B was deleted" };
-  return { a: shown(aFrames), b: shown(bFrames), missing: null };
+  const [aClip, bClip] = await Promise.all([videoClip(prisma, pair.videoAId), videoClip(prisma, pair.videoBId)]);
+  return { a: shown(aFrames, aClip), b: shown(bFrames, bClip), missing: null };
 }

@@ -1,8 +1,9 @@
 /**
  * The cost before a pairwise run: every pair, every aspect, BOTH orders (two calls per question). Each call shows
- * both videos' frames as the engine's planner plans them, priced by the endpoint's token rule as the single-video
- * estimate prices its calls (lib/judge/runs/cost-estimate.ts); the prompt's characters add their tokens; answers are
- * counted at the estimate's default length and range (a pairwise answer asks for no schema).
+ * what the question would (./pairwise-request.ts pairShowing): both videos' frames as the engine's planner plans them,
+ * or the two clips sampled at the frames per video, priced by the endpoint's token rule as the single-video estimate
+ * prices its calls (lib/judge/runs/cost-estimate.ts); the prompt's characters add their tokens; answers are counted at
+ * the estimate's default length and range (a pairwise answer asks for no schema).
  */
 import type { EndpointCapabilities } from "../../judge/endpoints/endpoint-capabilities";
 import { tokenRuleFor, type FrameSize } from "../../judge/endpoints/token-rules";
@@ -15,17 +16,22 @@ import {
   type StepEstimate,
 } from "../../judge/runs/cost-estimate";
 import type { TemplateSource } from "../../judge/prompts/template-source";
-import type { FrameRef } from "../../task-modules/pipeline-types";
+import type { ClipRef, FrameRef } from "../../task-modules/pipeline-types";
+import type { InputMode } from "../../judge/input-modes";
+import type { MediaPlan } from "../../judge/input-modes/media-plan";
 import type { Aspect } from "../aspects";
-import { frameListText, PAIRWISE_TEMPLATE_ID } from "./pairwise-request";
+import { clipListText, frameListText, pairShowing, PAIRWISE_TEMPLATE_ID } from "./pairwise-request";
 import { PAIR_ORDERS } from "./reconcile";
 import { verdictLabelLines } from "./verdict-label";
 
-/** A pair as the estimate sees it: its prompt and the sizes of the frames each video shows. */
+/** A pair as the estimate sees it: its prompt, the sizes of the frames each video shows, and each one's file. */
 export interface EstimatedPair {
   prompt: string;
   a: FrameSize[];
   b: FrameSize[];
+  /** The videos' files (null: none to send, a honeypot's broken copy); absent: the run sends pictures. */
+  clipA?: ClipRef | null;
+  clipB?: ClipRef | null;
 }
 
 /** The default answer's range (DEFAULT_OUTPUT_TOKENS typical), as the single-video estimate counts a schema-less answer. */
@@ -47,38 +53,35 @@ export function estimatePairwiseRun(plan: {
   templates: TemplateSource;
   aspects: readonly Aspect[];
   pairs: readonly EstimatedPair[];
+  /** The run's input mode (pairwise-run.ts pairwiseInputMode); `images` when absent. */
+  inputMode?: InputMode;
   /** Set when `pairs` is a sample of this many: the sums are scaled to the run. */
   totalPairs?: number;
 }): RunEstimate {
   const rule = tokenRuleFor(plan.endpoint);
   const template = plan.templates.get(PAIRWISE_TEMPLATE_ID);
   const scale = plan.totalPairs && plan.pairs.length ? plan.totalPairs / plan.pairs.length : 1;
+  const pricing = {
+    rule,
+    frameSize: (f: FrameRef) => f as FrameRef & FrameSize,
+    context: { fps: null, frameCount: null },
+  };
   const steps: StepEstimate[] = plan.aspects.map((aspect) => {
-    const step = { calls: 0, images: 0, inputTokens: 0 };
+    const step = { calls: 0, images: 0, videoFrames: 0, videoSeconds: 0, inputTokens: 0 };
     for (const pair of plan.pairs) {
-      const frames = [...pair.a, ...pair.b].map(standIn);
-      const media = planRequestMedia({
-        runMode: "images",
-        scope: "video",
-        input: { frames },
-        exampleFrames: [],
-        clip: null,
-        batch: false,
-        capabilities: plan.endpoint.capabilities,
+      const shown = pairCost(plan, pair, pricing);
+      const rendered = template.render({
+        prompt: pair.prompt,
+        aspect: aspect.label,
+        guideline: aspect.guideline,
+        labels: verdictLabelLines(aspect.levels),
       });
-      const shown = costOfPlan(media, {
-        rule,
-        frameSize: (f) => f as FrameRef & FrameSize,
-        context: { fps: null, frameCount: null },
-      });
-      const text = `${template.render({ prompt: pair.prompt, aspect: aspect.label, guideline: aspect.guideline, labels: verdictLabelLines(aspect.levels) })}\n\n${frameListText(
-        pair.a.map((_, i) => i),
-        pair.b.map((_, i) => i),
-      )}`;
-      const tokens = Math.ceil(text.length / rule.charsPerToken) + shown.tokens;
-      // Both orders show the same frames and text of the same length: two calls of one cost.
+      const tokens = Math.ceil(`${rendered}\n\n${shown.list}`.length / rule.charsPerToken) + shown.tokens;
+      // Both orders show the same media and text of the same length: two calls of one cost.
       step.calls += PAIR_ORDERS.length;
       step.images += PAIR_ORDERS.length * shown.images;
+      step.videoFrames += PAIR_ORDERS.length * shown.videoFrames;
+      step.videoSeconds += PAIR_ORDERS.length * shown.videoSeconds;
       step.inputTokens += PAIR_ORDERS.length * tokens;
     }
     return stepEstimate(plan.endpoint, aspect.id, step, scale);
@@ -88,14 +91,14 @@ export function estimatePairwiseRun(plan: {
   return {
     calls: sum((s) => s.calls),
     images: sum((s) => s.images),
-    videoFrames: 0,
-    videoSeconds: 0,
+    videoFrames: sum((s) => s.videoFrames),
+    videoSeconds: sum((s) => s.videoSeconds),
     inputTokens: sum((s) => s.inputTokens),
     outputTokens: sum((s) => s.outputTokens),
     outputTokensRange: [sum((s) => s.outputTokensRange[0]), sum((s) => s.outputTokensRange[1])],
     costUsd: priced ? sum((s) => s.costUsd ?? 0) : null,
     costUsdRange: priced ? [sum((s) => s.costUsdRange?.[0] ?? 0), sum((s) => s.costUsdRange?.[1] ?? 0)] : null,
-    inputMode: "images",
+    inputMode: plan.inputMode ?? "images",
     rule: { source: rule.source, charsPerToken: rule.charsPerToken },
     defaultOutputTokens: DEFAULT_OUTPUT_TOKENS,
     steps,
@@ -103,10 +106,64 @@ export function estimatePairwiseRun(plan: {
   };
 }
 
+/** One call's media of a pair, counted and priced, with the prompt line that goes with it. */
+function pairCost(
+  plan: { endpoint: { capabilities: EndpointCapabilities | null }; inputMode?: InputMode },
+  pair: EstimatedPair,
+  pricing: Parameters<typeof costOfPlan>[1],
+): ReturnType<typeof costOfPlan> & { list: string } {
+  const showing = pairShowing(
+    {
+      inputMode: plan.inputMode ?? "images",
+      first: { clip: pair.clipA ?? null },
+      second: { clip: pair.clipB ?? null },
+    },
+    plan.endpoint,
+  );
+  if (showing.as === "clips") {
+    const frames = Math.max(pair.a.length, pair.b.length, 1);
+    const clipPlan = (clip: ClipRef, sizes: FrameSize[]): MediaPlan => ({
+      mode: "video-file",
+      videoFrames: [],
+      clip: { ref: clip, sampling: { numFrames: frames }, chosenFrames: sizes.map(standIn) },
+      imageFrames: [],
+      ownImages: 0,
+      grid: false,
+    });
+    const [a, b] = [
+      costOfPlan(clipPlan(showing.first, pair.a), pricing),
+      costOfPlan(clipPlan(showing.second, pair.b), pricing),
+    ];
+    return {
+      images: 0,
+      videoFrames: a.videoFrames + b.videoFrames,
+      videoSeconds: a.videoSeconds + b.videoSeconds,
+      tokens: a.tokens + b.tokens,
+      list: clipListText(frames),
+    };
+  }
+  const media = planRequestMedia({
+    runMode: "images",
+    scope: "video",
+    input: { frames: [...pair.a, ...pair.b].map(standIn) },
+    exampleFrames: [],
+    clip: null,
+    batch: false,
+    capabilities: plan.endpoint.capabilities,
+  });
+  return {
+    ...costOfPlan(media, pricing),
+    list: frameListText(
+      pair.a.map((_, i) => i),
+      pair.b.map((_, i) => i),
+    ),
+  };
+}
+
 function stepEstimate(
   endpoint: EstimateEndpoint,
   aspectId: string,
-  step: { calls: number; images: number; inputTokens: number },
+  step: { calls: number; images: number; videoFrames: number; videoSeconds: number; inputTokens: number },
   scale: number,
 ): StepEstimate {
   const calls = Math.round(step.calls * scale);
@@ -117,8 +174,8 @@ function stepEstimate(
     stepId: aspectId,
     calls,
     images: Math.round(step.images * scale),
-    videoFrames: 0,
-    videoSeconds: 0,
+    videoFrames: Math.round(step.videoFrames * scale),
+    videoSeconds: step.videoSeconds * scale,
     inputTokens,
     outputTokens: output(ANSWER.typical),
     outputTokensRange: [output(ANSWER.low), output(ANSWER.high)],

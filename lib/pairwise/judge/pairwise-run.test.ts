@@ -20,6 +20,8 @@ import type { Verdict } from "../verdicts";
 import { createPairwiseRun, requeuePairwiseRun } from "./pairwise-run";
 import { createPairwiseRunSchema } from "./pairwise-run.types";
 import { ensembleMembershipOf, ensembleRunReport } from "../../ensembles/ensemble-report";
+import { PROBE_CLIP } from "../../judge/endpoints/probe-assets/probe-clip";
+import { storedSaw } from "../../judge/calls/call-record";
 
 let stub: StubServer;
 let owner: Actor;
@@ -98,6 +100,7 @@ async function startRun(
     pairIds?: string[];
     panel?: string[];
     dryRun?: boolean;
+    inputMode?: "images" | "video-file";
   } = {},
 ) {
   const jobs: PairJob[] = [];
@@ -170,6 +173,54 @@ describe("a pairwise judge run against the stub", () => {
       ["overall", 6, 0, 0],
       ["physics", 6, 0, 0],
     ]);
+  });
+
+  it("in video-file sends a pair's two files as captioned video parts sampled alike; a honeypot goes as pictures", async () => {
+    const s = await setup();
+    const videos = await prisma.video.findMany({
+      where: { id: { in: s.pairs.flatMap((p) => [p.videoAId!, p.videoBId!]) } },
+    });
+    for (const video of videos) await deps.storage.put(video.storageKey, Buffer.from(PROBE_CLIP.mp4Base64, "base64"));
+    await prisma.video.updateMany({ where: { id: { in: videos.map((v) => v.id) } }, data: { durationS: 2 } });
+    const { runId, started, jobs } = await startRun(s, { inputMode: "video-file" });
+    // The estimate prices the ordinary pairs' clips (their seconds and sampled frames), the honeypot's pictures.
+    expect(started.estimate).toMatchObject({ inputMode: "video-file", calls: 12 });
+    expect(started.estimate.videoSeconds).toBeGreaterThan(0);
+    expect(started.estimate.images).toBe(4 * 12);
+    expect((await prisma.judgeRun.findUniqueOrThrow({ where: { id: runId } })).inputMode).toBe("video-file");
+    await judgeAll(jobs);
+    const requests = stub.requests.filter((r) => r.rule === "pairwise");
+    expect(requests).toHaveLength(12);
+    // 2 ordinary pairs × 2 aspects × 2 orders as two clips.
+    const asClips = requests.filter((r) => r.videos.length > 0);
+    expect(asClips).toHaveLength(8);
+    // (the stub samples the clip's own frames, 4 here, for the 6 asked: the record below keeps what was asked)
+    expect(new Set(asClips.map((r) => JSON.stringify(r.videos.map((v) => [v.form, v.frames]))))).toEqual(
+      new Set(['[["clip",4],["clip",4]]']),
+    );
+    expect(asClips[0]!.text).toMatch(/sampled at 6 frames: first Video A, then Video B[\s\S]*Video A:[\s\S]*Video B:/);
+    // The honeypot's broken copy has no file: its 4 questions show 12 pictures, as an images run's.
+    expect(requests.filter((r) => r.videos.length === 0).map((r) => r.imageCount)).toEqual([12, 12, 12, 12]);
+    // Each call records both clips, Video A's first: in order BA that is the pair's video B.
+    const [pair] = s.pairs;
+    const sha = (id: string) => videos.find((v) => v.id === id)!.sha256;
+    for (const [order, first, second] of [
+      ["AB", pair!.videoAId!, pair!.videoBId!],
+      ["BA", pair!.videoBId!, pair!.videoAId!],
+    ] as const) {
+      const call = await prisma.llmCall.findFirstOrThrow({
+        where: { runId, stepResult: { videoId: pair!.id, stepId: `overall:${order}` } },
+      });
+      expect(storedSaw(call.saw)).toMatchObject({
+        mode: "video-file",
+        clips: [
+          { sha256: sha(first), sampling: { numFrames: 6 } },
+          { sha256: sha(second), sampling: { numFrames: 6 } },
+        ],
+      });
+    }
+    const status = await getRunStatus(prisma, await viewAccess(s.projectId), runId);
+    expect(status).toMatchObject({ status: "done", steps: { total: 12, done: 12 } });
   });
 
   it("judges only the pairs named (the active plan's next pairs), both orders each; a pair of another set is refused", async () => {
@@ -320,7 +371,12 @@ describe("a pairwise judge run against the stub", () => {
       ),
     ).rejects.toMatchObject({ status: 404 });
     expect(createPairwiseRunSchema.safeParse({ endpointId: "e", aspects: ["__proto__"] }).success).toBe(false);
-    expect(createPairwiseRunSchema.safeParse({ endpointId: "e", inputMode: "video-file" }).success).toBe(false);
+    expect(createPairwiseRunSchema.safeParse({ endpointId: "e", inputMode: "video" }).success).toBe(false);
+    // Two frame lists in one request would share one timing: refused, naming what to use instead.
+    await expect(make({ endpointId: s.endpointId, inputMode: "video-frames" })).rejects.toMatchObject({
+      status: 400,
+      message: expect.stringMatching(/cannot send two videos as frame lists.*"images".*"video-file"/),
+    });
     expect(createPairwiseRunSchema.safeParse({ endpointId: "e", extra: 1 }).success).toBe(false);
     // A dry run answers the estimate and makes no run.
     const dry = await make({ endpointId: s.endpointId, dryRun: true });

@@ -9,6 +9,7 @@ import type { ProjectAccess } from "../../authz/permissions";
 import { NotFoundError, ValidationError } from "../../errors";
 import { capabilitiesOf } from "../../judge/endpoints/endpoint-capabilities";
 import { runInputMode } from "../../judge/input-modes/plan-request-media";
+import { inputModeOf, type InputMode } from "../../judge/input-modes";
 import type { RunEstimate } from "../../judge/runs/cost-estimate";
 import { PAIRS_ENSEMBLE } from "../../judge/runs/ensemble-settings";
 import type { TemplateSource } from "../../judge/prompts/template-source";
@@ -63,7 +64,8 @@ export async function createPairwiseRun(
       }));
   const estimates = new Map<string, RunEstimate>();
   for (const judge of new Set(plans.map((plan) => plan.endpoint))) {
-    const options = { endpoint: judge, pairSetId, pairIds: input.pairIds ?? null, aspects, settings };
+    const inputMode = pairwiseInputMode(judge, input.inputMode);
+    const options = { endpoint: judge, pairSetId, pairIds: input.pairIds ?? null, aspects, settings, inputMode };
     estimates.set(judge.id, await estimateForSet(deps, { ...options, pairs: pairs.length }));
   }
   const memberEstimates = plans.map((plan) => estimates.get(plan.endpoint.id)!);
@@ -122,6 +124,23 @@ export async function createPairwiseRun(
 }
 
 /** One member run to make: its endpoint, and a sample's salt and temperature (JudgeRun.sampling). */
+/**
+ * A pairwise run's input mode on an endpoint: the one asked, else the endpoint's own when it is `video-file`, else
+ * `images`; a mode the endpoint's probe saw refused is a 400 (runInputMode). `video-frames` is a 400: vLLM applies a
+ * request's `media_io_kwargs` to every video in it, so two JPEG lists would share one `frames_indices` and one of the
+ * two videos would be told the other's frame times.
+ */
+export function pairwiseInputMode(
+  endpoint: Pick<JudgeEndpoint, "name" | "inputMode" | "capabilities">,
+  asked: InputMode | undefined,
+): InputMode {
+  if (asked === "video-frames")
+    throw new ValidationError(
+      'A pairwise run cannot send two videos as frame lists (inputMode "video-frames"): both would be told one video\'s frame times. Use "images" (each video\'s frames as pictures, with their times) or "video-file" (the two files).',
+    );
+  return runInputMode(endpoint, asked ?? (inputModeOf(endpoint.inputMode) === "video-file" ? "video-file" : "images"));
+}
+
 interface MemberPlan {
   endpoint: JudgeEndpoint;
   sampling: { salt: string; temperature: number | null } | null;
@@ -144,7 +163,7 @@ function runRow(
       imageDetail: endpoint.imageDetail,
     },
     simulated: /^stub/i.test(endpoint.model) || endpoint.name.toLowerCase().includes("simulated"),
-    inputMode: runInputMode(endpoint, "images"),
+    inputMode: estimate.inputMode,
     estimate: json(estimate),
   };
 }
@@ -303,6 +322,7 @@ async function estimateForSet(
     aspects: Aspect[];
     settings: PairwiseSettings;
     pairs: number;
+    inputMode: InputMode;
   },
 ): Promise<RunEstimate> {
   const rows = await deps.prisma.pair.findMany({
@@ -328,15 +348,27 @@ async function estimateForSet(
     if (sizes.has(set.videoId) || !set.frames[0]) continue;
     sizes.set(set.videoId, Array(Math.min(set.frameCount, run.settings.framesPerVideo)).fill(set.frames[0]));
   }
+  // A `video-file` run sends the files: their sizes decide whether a pair's two go in one body, their lengths price them.
+  const files =
+    run.inputMode === "video-file"
+      ? await deps.prisma.video.findMany({
+          where: { id: { in: videoIds } },
+          select: { id: true, storageKey: true, sha256: true, sizeBytes: true, contentType: true, durationS: true },
+        })
+      : [];
+  const clips = new Map(files.map(({ id, ...file }) => [id, { ...file, sizeBytes: Number(file.sizeBytes) }]));
   const pairs: EstimatedPair[] = sample.map((p) => {
     const a = (p.videoAId && sizes.get(p.videoAId)) || [];
-    return { prompt: p.prompt, a, b: p.honeypot ? a : (p.videoBId && sizes.get(p.videoBId)) || [] };
+    const clipA = (p.videoAId && clips.get(p.videoAId)) || null;
+    const clipB = p.honeypot ? null : (p.videoBId && clips.get(p.videoBId)) || null;
+    return { prompt: p.prompt, a, b: p.honeypot ? a : (p.videoBId && sizes.get(p.videoBId)) || [], clipA, clipB };
   });
   return estimatePairwiseRun({
     endpoint: { ...run.endpoint, capabilities: capabilitiesOf(run.endpoint.capabilities) },
     templates: deps.templates,
     aspects: run.aspects,
     pairs,
+    inputMode: run.inputMode,
     totalPairs: run.pairs,
   });
 }

@@ -9,8 +9,13 @@ export const createPairwiseRunSchema = z
     endpointId: z.string().min(1).max(100),
     /** The aspects to ask (ids of the set's aspects); all of them when absent. */
     aspects: z.array(aspectIdSchema).min(1).max(20).optional(),
-    /** Only "images" for now: each video's frames go as pictures, labelled with their video and times. */
-    inputMode: z.literal("images").optional(),
+    /**
+     * How the judge sees the two videos: "images" (each one's frames as pictures, labelled with their video and
+     * times) or "video-file" (the two files as two video parts; a pair that cannot goes as pictures). Absent: the
+     * endpoint's own mode when it is "video-file", else "images". "video-frames" is refused: two frame lists in one
+     * request share one timing (vLLM's per-request media_io_kwargs).
+     */
+    inputMode: z.enum(["images", "video-frames", "video-file"]).optional(),
     budgetUsd: z.number().positive().max(1_000_000).nullable().optional(),
     framesPerVideo: z.number().int().min(1).max(64).optional(),
     /** Self-consistency samples: this many member runs asked apart, their verdicts combined by majority. */

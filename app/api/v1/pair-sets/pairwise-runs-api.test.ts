@@ -77,7 +77,10 @@ describe("POST /api/v1/pair-sets/{pairSetId}/runs", () => {
     const unknown = await start(keys.owner, { endpointId, aspects: ["smell"], dryRun: true });
     expect(unknown.status).toBe(400);
     expect(JSON.stringify(await unknown.json())).toContain('Unknown aspect \\"smell\\"');
-    expect((await start(keys.owner, { endpointId, inputMode: "video-file" })).status).toBe(400);
+    const frameLists = await start(keys.owner, { endpointId, inputMode: "video-frames" });
+    expect(frameLists.status).toBe(400);
+    expect(JSON.stringify(await frameLists.json())).toContain("cannot send two videos as frame lists");
+    expect((await start(keys.owner, { endpointId, inputMode: "video" })).status).toBe(400);
     expect(await prisma.judgeRun.count({ where: { pairSetId } })).toBe(0);
   });
 });
