@@ -5,6 +5,7 @@
  * a replay sends it to the run's endpoint and returns the answer. Either way nothing is stored: a replay is never a
  * call of the run, so it bills nothing into the run's tokens, cost or cache.
  */
+import { clipRefOf, VIDEO_CLIP_SELECT } from "../../videos/video-clip";
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
 import type { ObjectStorage } from "../../storage/object-storage";
@@ -242,27 +243,11 @@ async function sourceOf(
   if (!saw.clip && videoFrames === 0) return null;
   const video = await deps.prisma.video.findUniqueOrThrow({
     where: { id: videoId },
-    select: {
-      fps: true,
-      frameCount: true,
-      storageKey: true,
-      sha256: true,
-      sizeBytes: true,
-      contentType: true,
-      durationS: true,
-    },
+    select: { fps: true, frameCount: true, ...VIDEO_CLIP_SELECT },
   });
   if (saw.clip && video.sha256 !== saw.clip.sha256)
     throw new ConflictError("The call sent a clip this video no longer has: it cannot be replayed.");
-  const clip = saw.clip
-    ? {
-        storageKey: video.storageKey,
-        sha256: video.sha256,
-        sizeBytes: Number(video.sizeBytes),
-        contentType: video.contentType,
-        durationS: video.durationS,
-      }
-    : null;
+  const clip = saw.clip ? clipRefOf(video) : null;
   return { fps: video.fps, frameCount: video.frameCount, storageKey: video.storageKey, clip };
 }
 

@@ -346,7 +346,7 @@ function videoParts(request: ChatRequest): (ChatVideo | string)[] {
  * without a video's. Videos of one request that ask for different ones are a mistake of the request's builder.
  */
 function mediaIoKwargs(request: ChatRequest): { media_io_kwargs: { video: ChatVideo["mediaIo"] } } | object {
-  const videos = request.video ? [request.video] : (request.videos ?? []).map((v) => v.video);
+  const videos = videoParts(request).filter((part): part is ChatVideo => typeof part !== "string");
   const kwargs = videos[0]?.mediaIo;
   if (kwargs && videos.some((video) => JSON.stringify(video.mediaIo) !== JSON.stringify(kwargs)))
     throw new Error("The video parts of one request must share their media_io_kwargs.");

@@ -4,6 +4,7 @@
  * step, and the project's last stored answers per step. Videos are read a chunk at a time, so a run of 200,000
  * videos holds one chunk's frames at once.
  */
+import { clipRefOf, VIDEO_CLIP_SELECT } from "../../videos/video-clip";
 import type { JudgeEndpoint, PrismaClient } from "../../generated/prisma/client";
 import { keyFramesAndClusters } from "../media/frame-scopes";
 import { capabilitiesOf } from "../endpoints/endpoint-capabilities";
@@ -208,11 +209,7 @@ async function contextsOf(
         fps: true,
         frameCount: true,
         auxiliaryInfo: true,
-        storageKey: true,
-        sha256: true,
-        sizeBytes: true,
-        contentType: true,
-        durationS: true,
+        ...VIDEO_CLIP_SELECT,
       },
     }),
     prisma.frame.findMany({
@@ -261,13 +258,7 @@ async function contextsOf(
         // Steps read the run's mode as the engine gives it them (a rubric's second call is made only in a video mode).
         inputMode: run.inputMode,
         // The video's file, as the engine's job names it (lib/judge/engine/video-jobs.ts): a `video-file` step's clip.
-        clip: {
-          storageKey: video.storageKey,
-          sha256: video.sha256,
-          sizeBytes: Number(video.sizeBytes),
-          contentType: video.contentType,
-          durationS: video.durationS,
-        },
+        clip: clipRefOf(video),
       },
     ];
   });

@@ -20,7 +20,7 @@ import type { ClipRef, FrameRef } from "../../task-modules/pipeline-types";
 import type { InputMode } from "../../judge/input-modes";
 import type { MediaPlan } from "../../judge/input-modes/media-plan";
 import type { Aspect } from "../aspects";
-import { clipListText, frameListText, pairShowing, PAIRWISE_TEMPLATE_ID } from "./pairwise-request";
+import { clipListText, frameListText, pairClipSampling, pairShowing, PAIRWISE_TEMPLATE_ID } from "./pairwise-request";
 import { PAIR_ORDERS } from "./reconcile";
 import { verdictLabelLines } from "./verdict-label";
 
@@ -121,11 +121,11 @@ function pairCost(
     plan.endpoint,
   );
   if (showing.as === "clips") {
-    const frames = Math.max(pair.a.length, pair.b.length, 1);
+    const sampling = pairClipSampling(pair.a.length, pair.b.length);
     const clipPlan = (clip: ClipRef, sizes: FrameSize[]): MediaPlan => ({
       mode: "video-file",
       videoFrames: [],
-      clip: { ref: clip, sampling: { numFrames: frames }, chosenFrames: sizes.map(standIn) },
+      clip: { ref: clip, sampling, chosenFrames: sizes.map(standIn) },
       imageFrames: [],
       ownImages: 0,
       grid: false,
@@ -139,7 +139,7 @@ function pairCost(
       videoFrames: a.videoFrames + b.videoFrames,
       videoSeconds: a.videoSeconds + b.videoSeconds,
       tokens: a.tokens + b.tokens,
-      list: clipListText(frames),
+      list: clipListText(sampling.numFrames),
     };
   }
   const media = planRequestMedia({

@@ -104,6 +104,14 @@ export function frameListText(first: number[], second: number[]): string {
   );
 }
 
+/**
+ * How the server samples each clip of a question sent as clips: the frames per video the run shows (the more of the
+ * two videos' counts, which are the run's frames per video unless a video has fewer), the same for both.
+ */
+export function pairClipSampling(firstFrames: number, secondFrames: number): { numFrames: number } {
+  return { numFrames: Math.max(firstFrames, secondFrames, 1) };
+}
+
 /** The prompt's line of a question sent as clips: which clip is whose, and how the server samples them. */
 export function clipListText(frames: number): string {
   return `The two videos follow this text as video clips, each played from its first frame to its last and sampled at ${frames} frames: first Video A, then Video B.`;
@@ -231,13 +239,12 @@ function clipsShown(
   question: PairwiseQuestion,
   showing: Extract<PairShowing, { as: "clips" }>,
 ): Shown {
-  const frames = Math.max(question.first.frames.length, question.second.frames.length, 1);
-  const sampling = { numFrames: frames };
+  const sampling = pairClipSampling(question.first.frames.length, question.second.frames.length);
   const sawClip = (clip: ClipRef) => ({ sha256: clip.sha256, durationS: clip.durationS ?? 0, sampling });
   const clips = [showing.first, showing.second];
   return {
     mode: "video-file",
-    list: clipListText(frames),
+    list: clipListText(sampling.numFrames),
     detail: null,
     frameSha256s: [],
     frameIds: [],

@@ -22,6 +22,7 @@ import type { CreatePairwiseRunInput } from "./pairwise-run.types";
 import { DEFAULT_FRAMES_PER_VIDEO, questionStepId, type PairwiseSettings } from "./pairwise-settings";
 import { PAIR_ORDERS } from "./reconcile";
 import { PAIRWISE_RUN } from "../../run-records/run-name";
+import { clipRefOf, VIDEO_CLIP_SELECT } from "../../videos/video-clip";
 
 export interface PairwiseRunDeps {
   prisma: PrismaClient;
@@ -353,10 +354,10 @@ async function estimateForSet(
     run.inputMode === "video-file"
       ? await deps.prisma.video.findMany({
           where: { id: { in: videoIds } },
-          select: { id: true, storageKey: true, sha256: true, sizeBytes: true, contentType: true, durationS: true },
+          select: { id: true, ...VIDEO_CLIP_SELECT },
         })
       : [];
-  const clips = new Map(files.map(({ id, ...file }) => [id, { ...file, sizeBytes: Number(file.sizeBytes) }]));
+  const clips = new Map(files.map((file) => [file.id, clipRefOf(file)]));
   const pairs: EstimatedPair[] = sample.map((p) => {
     const a = (p.videoAId && sizes.get(p.videoAId)) || [];
     const clipA = (p.videoAId && clips.get(p.videoAId)) || null;

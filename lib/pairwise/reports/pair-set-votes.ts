@@ -96,12 +96,14 @@ export async function judgeRunsOfSet(
   });
 }
 
-/** What a run of the set is: its judge alone, a panel or a run of samples, or one member of either. */
+/**
+ * What a run of the set is: its judge alone, a run of samples, or one member of either. A panel is its judge alone:
+ * runEndpointOfRow already names it by its judges.
+ */
 function runWhat(
   judge: string,
   run: { kind: "samples" | "panel" | null; members: number; inParent: "samples" | "panel" | null; memberIndex: number },
 ): string {
-  if (run.kind === "panel") return `Panel of ${run.members} judges`;
   if (run.kind === "samples") return `${judge} × ${run.members} samples`;
   if (run.inParent === "panel") return `${judge} (in a panel)`;
   if (run.inParent === "samples") return `${judge} (sample ${run.memberIndex + 1})`;
