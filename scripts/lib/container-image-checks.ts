@@ -18,6 +18,8 @@ const FORBIDDEN_PATHS: [RegExp, string][] = [
   [/(^|\/)\.env(\.|$)/, "an .env file"],
   [/(^|\/)\.git\//, "a git repository"],
   [/^app\/(e2e|test-results|playwright-report)\//, "test artefacts"],
+  [/(^|\/)node_modules\/@next\/swc-/, "Next.js's SWC compiler (the build's, not the server's)"],
+  [/^app\/next\.config\.ts$/, "next.config.ts (the server would compile it with SWC: next.config.mjs stands in)"],
 ];
 
 /** Words that, in the image's history or settings, would mean a registry setting or a secret went in. */
@@ -55,6 +57,8 @@ export function inspectImage(image: string, work: string): { sizeBytes: number }
   check(dataLink === "/data", `/app/.data is not the link to the data volume /data (${dataLink})`);
   check(files.includes("usr/bin/ffmpeg"), "the image has no ffmpeg");
   check(files.includes("app/.next/BUILD_ID"), "the image has no Next.js build");
+  check(files.includes("app/next.config.mjs"), "the image has no next.config.mjs");
+  checkWasmCore(image);
 
   // No CA bundle given to the build as a secret ended up in it (a bundle from Debian's ca-certificates may).
   const cafile = run("npm", ["config", "get", "cafile"]).trim();
@@ -80,6 +84,23 @@ export function inspectImage(image: string, work: string): { sizeBytes: number }
     `image checks passed: user ${user} (uid ${uid}), ${files.length} files, no test tools, .data, registry settings or secrets`,
   );
   return { sizeBytes: info.Size };
+}
+
+/**
+ * The headless importer's ffmpeg.wasm core (its fallback without native ffmpeg) resolves and reads, through the link the
+ * Dockerfile makes to the browser's copy of the same .wasm.
+ */
+function checkWasmCore(image: string): void {
+  const script = [
+    'const fs = require("fs");',
+    'const core = require.resolve("@ffmpeg/core");',
+    'const wasm = fs.readFileSync(core.replace(/\\.js$/, ".wasm"));',
+    'const browsers = fs.readFileSync("public/ffmpeg/core/ffmpeg-core.wasm");',
+    "console.log(JSON.stringify({ core, bytes: wasm.length, same: wasm.equals(browsers) }));",
+  ].join(" ");
+  const out = docker(["run", "--rm", "--network", "none", "--entrypoint", "node", image, "-e", script]).trim();
+  const { core, bytes, same } = JSON.parse(out) as { core: string; bytes: number; same: boolean };
+  check(core.includes("/dist/umd/") && bytes > 1_000_000 && same, `the importer's ffmpeg.wasm core does not read: ${out}`);
 }
 
 /** Every path in the image's file system (docker export of a created, never started container). */
