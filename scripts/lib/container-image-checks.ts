@@ -100,7 +100,10 @@ function checkWasmCore(image: string): void {
   ].join(" ");
   const out = docker(["run", "--rm", "--network", "none", "--entrypoint", "node", image, "-e", script]).trim();
   const { core, bytes, same } = JSON.parse(out) as { core: string; bytes: number; same: boolean };
-  check(core.includes("/dist/umd/") && bytes > 1_000_000 && same, `the importer's ffmpeg.wasm core does not read: ${out}`);
+  check(
+    core.includes("/dist/umd/") && bytes > 1_000_000 && same,
+    `the importer's ffmpeg.wasm core does not read: ${out}`,
+  );
 }
 
 /** Every path in the image's file system (docker export of a created, never started container). */
