@@ -309,7 +309,7 @@ async function judgeWhileStoppingAWorker(api: Api, projectId: string): Promise<R
   return finished;
 }
 
-/** Each role refuses a CHANGEME secret, naming the variable, with a non-zero status. */
+/** Each role that reads a secret refuses a CHANGEME one, naming the variable, with a non-zero status. */
 function checkPlaceholderRefusal(): void {
   const database = `postgresql://framejury:${env.POSTGRES_PASSWORD}@127.0.0.1:${POSTGRES_PORT}/framejury`;
   const cases: { role: string; variable: string; env: Record<string, string> }[] = [
@@ -320,6 +320,9 @@ function checkPlaceholderRefusal(): void {
       env: { DATABASE_URL: database.replace(env.POSTGRES_PASSWORD!, "CHANGEME") },
     },
     { role: "migrate", variable: "ADMIN_PASSWORD", env: { ADMIN_PASSWORD: "CHANGEME", DATABASE_URL: database } },
+    // The one-shot roles too, before they scan a folder or dump a database with it.
+    { role: "import", variable: "FRAMEJURY_API_KEY", env: { FRAMEJURY_API_KEY: "CHANGEME" } },
+    { role: "backup", variable: "APP_SECRET", env: { APP_SECRET: "CHANGEME", DATABASE_URL: database } },
   ];
   for (const c of cases) {
     const result = spawnSyncDocker([
