@@ -87,23 +87,31 @@ export function inspectImage(image: string, work: string): { sizeBytes: number }
 }
 
 /**
- * The headless importer's ffmpeg.wasm core (its fallback without native ffmpeg) resolves and reads, through the link the
- * Dockerfile makes to the browser's copy of the same .wasm.
+ * The headless importer's ffmpeg.wasm core (its fallback without native ffmpeg) runs in the image: its own loader
+ * (`wasmTools`, lib/bulk-import/ffmpeg-tools.ts) asks the core for its version, reading the .wasm through the link
+ * the Dockerfile makes to the browser's copy.
  */
 function checkWasmCore(image: string): void {
-  const script = [
-    'const fs = require("fs");',
-    'const core = require.resolve("@ffmpeg/core");',
-    'const wasm = fs.readFileSync(core.replace(/\\.js$/, ".wasm"));',
-    'const browsers = fs.readFileSync("public/ffmpeg/core/ffmpeg-core.wasm");',
-    "console.log(JSON.stringify({ core, bytes: wasm.length, same: wasm.equals(browsers) }));",
-  ].join(" ");
-  const out = docker(["run", "--rm", "--network", "none", "--entrypoint", "node", image, "-e", script]).trim();
-  const { core, bytes, same } = JSON.parse(out) as { core: string; bytes: number; same: boolean };
-  check(
-    core.includes("/dist/umd/") && bytes > 1_000_000 && same,
-    `the importer's ffmpeg.wasm core does not read: ${out}`,
-  );
+  const script = `import("./lib/bulk-import/ffmpeg-tools.ts").then(async (tools) => {
+    console.log(JSON.stringify({ version: await tools.wasmTools.version() }));
+    process.exit(0);
+  })`;
+  const out = docker([
+    "run",
+    "--rm",
+    "--network",
+    "none",
+    "--entrypoint",
+    "node",
+    image,
+    "--import",
+    "tsx",
+    "-e",
+    script,
+  ]);
+  const { version } = JSON.parse(out.trim().split("\n").at(-1)!) as { version: string };
+  check(/^ffmpeg \d/.test(version), `the importer's ffmpeg.wasm core does not run in the image: ${out}`);
+  log(`the importer's ffmpeg.wasm core runs in the image (${version})`);
 }
 
 /** Every path in the image's file system (docker export of a created, never started container). */
