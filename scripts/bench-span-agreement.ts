@@ -4,11 +4,13 @@
 // a frame count of 300 and 10 spans by each of two reviewers and a judge run (1,500,000 spans over three hallucination
 // labels: the raters mark the same 10 stretches, each end moved by up to 3 frames), then times
 //   - the pure computation (spanAgreement on the loaded input: matching, frames, 1,000 bootstrap resamples), and
-//   - load + compute, cold (projectSpanAgreement: what GET /api/v1/projects/:id/agreement/spans runs, after a write
-//     to one span that changes nothing but the project's span revision, so no kept report answers), and
-//   - the same warm (the spans unchanged since the last call: the kept report answers after the other inputs are read),
-// one warm-up and --runs timed calls each (median), with the machine's load average before and after, against the
-// 2 s target. Numbers only, no assertions. The database is dropped at the end, unless --keep: then it stays and its
+//   - what GET /api/v1/projects/:id/agreement/spans runs (spanAgreementReport), with loading:
+//     - the first report of a scope (as in a process's first request: every span read and matched),
+//     - after a write to one video's span, and after writes to 100 videos' (a write that changes nothing but marks
+//       the videos written: those are read and matched again),
+//     - nothing changed (the kept report answers after the other inputs are read and compared),
+// one warm-up and --runs timed calls each (median), with how each report was had, the machine's load average before
+// and after, against the 2 s target. Numbers only, no assertions. The database is dropped at the end, unless --keep: then it stays and its
 // name is printed, and --reuse <name> times that database again without seeding, after applying pending migrations
 // (on DATABASE_URL's server: the embedded one is thrown away when the bench exits).
 //   npm run bench:span-agreement [-- --videos 50000 --spans 10 --runs 3 --keep --reuse <name>]
@@ -49,7 +51,7 @@ const { seedLargeProject } = await import("./lib/seed-large-project");
 const { builtInCatalogue } = await import("../lib/task-modules/task-catalogue");
 const { projectAccess } = await import("../lib/authz/permissions");
 const { taskSpanLabels } = await import("../lib/spans/span-labels");
-const { projectSpanAgreement } = await import("../lib/spans/agreement/load-span-agreement");
+const { spanAgreementReport } = await import("../lib/spans/agreement/load-span-agreement");
 const { loadSpanAgreementInput, spanAgreement } = await import("../testkit/spans/span-agreement");
 
 const loadAverage = () =>
@@ -138,36 +140,59 @@ try {
 
   const access = await projectAccess(prisma, actor, seeded.projectId, "export.read");
   const { input } = await loadSpanAgreementInput(prisma, access, query, catalogue);
-  const pure: { ms: number; cpuMs: number }[] = [];
-  const cold: { ms: number; cpuMs: number }[] = [];
-  const warm: { ms: number; cpuMs: number }[] = [];
-  // A write that changes no span's content but bumps the project's span revision: the next report is computed afresh.
-  const oneSpan = await prisma.span.findFirstOrThrow({ where: { projectId: seeded.projectId }, select: { id: true } });
-  const touchOneSpan = () => prisma.$executeRaw`UPDATE "span" SET "endFrame" = "endFrame" WHERE "id" = ${oneSpan.id}`;
+  type Timing = { ms: number; cpuMs: number };
+  const pure: Timing[] = [];
+  const first: Timing[] = [];
+  const oneWrite: Timing[] = [];
+  const manyWrites: Timing[] = [];
+  const warm: Timing[] = [];
+  // Writes that change no span's content but mark their videos written: the next report matches them again.
+  const spansOf = (videos: number) =>
+    prisma.$queryRawUnsafe<{ id: string }[]>(
+      `SELECT DISTINCT ON ("videoId") "id" FROM "span" WHERE "projectId" = $1 ORDER BY "videoId", "id" LIMIT ${videos}`,
+      seeded.projectId,
+    );
+  const [oneSpan] = await spansOf(1);
+  const hundredSpans = (await spansOf(100)).map((s) => s.id);
+  const touch = (ids: string[]) =>
+    prisma.$executeRaw`UPDATE "span" SET "endFrame" = "endFrame" WHERE "id" = ANY(${ids})`;
+  const hows = new Set<string>();
+  const report = async (timings: Timing[] | null, options: { seed?: number } = {}) => {
+    const t = await timed(() => spanAgreementReport(prisma, access, query, catalogue, options));
+    hows.add(`${t.result.how} (${t.result.videosMatched.toLocaleString("en")} videos matched)`);
+    timings?.push(t);
+    return t.result;
+  };
   let summary = "";
   for (let i = 0; i <= RUNS; i++) {
+    const warmUp = i === 0;
     const compute = await timed(() => spanAgreement(input));
-    await touchOneSpan();
-    const end = await timed(() => projectSpanAgreement(prisma, access, query, catalogue));
-    const kept = await timed(() => projectSpanAgreement(prisma, access, query, catalogue));
-    if (i === 0) {
-      const comparisons = end.result.labels.flatMap((l) => l.comparisons);
-      summary = `${end.result.labels.length} labels × ${comparisons.length / end.result.labels.length} comparisons; e.g. ${comparisons[0]!.key}: F1 at 0.5 = ${comparisons[0]!.thresholds[2]!.f1.value?.toFixed(3)} [${comparisons[0]!.thresholds[2]!.f1.ci?.map((x) => x.toFixed(3)).join(", ")}]`;
-      continue; // warm-up
+    if (!warmUp) pure.push(compute);
+    // A seed never asked before: a scope with no kept report, as in a process's first request.
+    const afresh = await report(warmUp ? null : first, { seed: 1000 + i });
+    await report(null);
+    await touch([oneSpan!.id]);
+    await report(warmUp ? null : oneWrite);
+    await touch(hundredSpans);
+    await report(warmUp ? null : manyWrites);
+    await report(warmUp ? null : warm);
+    if (warmUp) {
+      const comparisons = afresh.report.labels.flatMap((l) => l.comparisons);
+      summary = `${afresh.report.labels.length} labels × ${comparisons.length / afresh.report.labels.length} comparisons; e.g. ${comparisons[0]!.key}: F1 at 0.5 = ${comparisons[0]!.thresholds[2]!.f1.value?.toFixed(3)} [${comparisons[0]!.thresholds[2]!.f1.ci?.map((x) => x.toFixed(3)).join(", ")}]`;
     }
-    pure.push(compute);
-    cold.push(end);
-    warm.push(kept);
   }
   console.log(summary);
-  const line = (name: string, xs: { ms: number; cpuMs: number }[]) => {
+  console.log(`reports had: ${[...hows].join("; ")}`);
+  const line = (name: string, xs: Timing[]) => {
     const ms = median(xs.map((x) => x.ms));
     const cpu = median(xs.map((x) => x.cpuMs));
-    return `  ${name.padEnd(16)} median ${ms.toFixed(0).padStart(6)} ms wall, ${cpu.toFixed(0).padStart(6)} ms CPU (runs: ${xs.map((x) => x.ms.toFixed(0)).join(", ")} ms)  ${ms < TARGET_MS ? "under" : "OVER"} the ${TARGET_MS / 1000} s target`;
+    return `  ${name.padEnd(28)} median ${ms.toFixed(0).padStart(6)} ms wall, ${cpu.toFixed(0).padStart(6)} ms CPU (runs: ${xs.map((x) => x.ms.toFixed(0)).join(", ")} ms)  ${ms < TARGET_MS ? "under" : "OVER"} the ${TARGET_MS / 1000} s target`;
   };
   console.log(line("pure compute", pure));
-  console.log(line("load + compute", cold));
-  console.log(line("kept (warm)", warm));
+  console.log(line("first report (every span)", first));
+  console.log(line("after a write to 1 video", oneWrite));
+  console.log(line("after writes to 100 videos", manyWrites));
+  console.log(line("nothing changed (kept)", warm));
   console.log(`load average after: ${loadAverage()}`);
 } finally {
   await prisma.$disconnect();

@@ -16,6 +16,8 @@ import { percentileInterval, resampler, streamSeed } from "../../stats/bootstrap
 import { STAT_COUNT, STRIDE, statsOfSums } from "./video-stats";
 
 export interface RowStats {
+  /** The rows summed over every video, in video order. */
+  total: Float64Array;
   /** `point[label * STAT_COUNT + stat]`, NaN where undefined. */
   point: Float64Array;
   /** Interval bounds, same layout, NaN where no resample defines the statistic. */
@@ -50,23 +52,24 @@ function transposed(rows: Float64Array, units: number, width: number): Float64Ar
 
 /**
  * `sums[j]` = Σ counts[u] · columns[j · units + u] over the drawn units u = drawn[0..n−1] (ascending), each sum from
- * 0 in that order; four columns at a time, so four independent additions are in flight.
+ * 0 in that order, for the columns j in `live`; four columns at a time, so four independent additions are in flight.
+ * The other columns are zero in every unit, and so is their sum.
  */
 function weightedColumnSums(
   columns: Float64Array,
   units: number,
-  width: number,
+  live: Int32Array,
   drawn: Int32Array,
   n: number,
   counts: Int32Array,
   sums: Float64Array,
 ): void {
-  let j = 0;
-  for (; j + 4 <= width; j += 4) {
-    const b0 = j * units;
-    const b1 = b0 + units;
-    const b2 = b1 + units;
-    const b3 = b2 + units;
+  let g = 0;
+  for (; g + 4 <= live.length; g += 4) {
+    const b0 = live[g]! * units;
+    const b1 = live[g + 1]! * units;
+    const b2 = live[g + 2]! * units;
+    const b3 = live[g + 3]! * units;
     let s0 = 0;
     let s1 = 0;
     let s2 = 0;
@@ -79,17 +82,24 @@ function weightedColumnSums(
       s2 += c * columns[b2 + u]!;
       s3 += c * columns[b3 + u]!;
     }
-    sums[j] = s0;
-    sums[j + 1] = s1;
-    sums[j + 2] = s2;
-    sums[j + 3] = s3;
+    sums[live[g]!] = s0;
+    sums[live[g + 1]!] = s1;
+    sums[live[g + 2]!] = s2;
+    sums[live[g + 3]!] = s3;
   }
-  for (; j < width; j++) {
-    const base = j * units;
+  for (; g < live.length; g++) {
+    const base = live[g]! * units;
     let sum = 0;
     for (let i = 0; i < n; i++) sum += counts[drawn[i]!]! * columns[base + drawn[i]!]!;
-    sums[j] = sum;
+    sums[live[g]!] = sum;
   }
+}
+
+/** The columns of `columns` (units each) holding a value other than zero: the bootstrap sums only those. */
+function liveColumns(columns: Float64Array, units: number, width: number): Int32Array {
+  const live: number[] = [];
+  for (let j = 0; j < width; j++) if (columns.subarray(j * units, (j + 1) * units).some((x) => x !== 0)) live.push(j);
+  return Int32Array.from(live);
 }
 
 /** The videos' indices shuffled by a hash of their ids (ties by id order): the order blocks are cut from. */
@@ -114,10 +124,10 @@ export function bootstrapRows(
 ): RowStats {
   const videos = videoIds.length;
   const width = labels * STRIDE;
-  const sums = new Float64Array(width);
-  for (let v = 0; v < videos; v++) for (let j = 0; j < width; j++) sums[j]! += rows[v * width + j]!;
+  const total = new Float64Array(width);
+  for (let v = 0; v < videos; v++) for (let j = 0; j < width; j++) total[j]! += rows[v * width + j]!;
   const point = new Float64Array(labels * STAT_COUNT);
-  for (let k = 0; k < labels; k++) statsOfSums(sums, k * STRIDE, point, k * STAT_COUNT);
+  for (let k = 0; k < labels; k++) statsOfSums(total, k * STRIDE, point, k * STAT_COUNT);
 
   const { iterations, confidence } = options;
   const units = Math.min(videos, MAX_RESAMPLED_UNITS);
@@ -129,7 +139,9 @@ export function bootstrapRows(
   const counts = new Int32Array(units);
   const drawn = new Int32Array(units);
   const columns = transposed(unitRows, units, width);
+  const live = liveColumns(columns, units, width);
   const stats = new Float64Array(STAT_COUNT);
+  const sums = new Float64Array(width);
   for (let b = 0; b < iterations; b++) {
     draw(sample, units);
     counts.fill(0);
@@ -138,7 +150,7 @@ export function bootstrapRows(
     for (let u = 0; u < units; u++) if (counts[u] !== 0) drawn[n++] = u;
     // A weighted sum of the rows (a unit drawn c times counts c times), each column summed over the drawn units in
     // unit order: the same additions in the same order as row by row, with the column's sum held in a register.
-    weightedColumnSums(columns, units, width, drawn, n, counts, sums);
+    weightedColumnSums(columns, units, live, drawn, n, counts, sums);
     for (let k = 0; k < labels; k++) {
       statsOfSums(sums, k * STRIDE, stats, 0);
       for (let s = 0; s < STAT_COUNT; s++) replicates[(k * STAT_COUNT + s) * iterations + b] = stats[s]!;
@@ -152,5 +164,5 @@ export function bootstrapRows(
     lower[i] = interval.lower;
     upper[i] = interval.upper;
   }
-  return { point, lower, upper };
+  return { total, point, lower, upper };
 }

@@ -24,7 +24,7 @@ const byName = (a: string | null, b: string | null) =>
 
 /** The generators of the videos some rater looked at, in natural order (none last), and how many videos each has. */
 function lookedVideosByGenerator(
-  input: SpanAgreementInput,
+  input: Pick<SpanAgreementInput, "coverage">,
   generatorOf: ReadonlyMap<string, string | null>,
 ): Map<string | null, number> {
   const looked = new Set<string>();
@@ -52,13 +52,18 @@ export function spanAgreementWithGenerators(
   return { whole, byGenerator: byGeneratorOf(matched, input, generatorOf, options, whole) };
 }
 
-/** Each generator's report from the matching of every video; `whole` stands for the one generator's when there is one. */
+/**
+ * Each generator's report from the matching of every video; `whole` stands for the one generator's when there is one.
+ * `kept(generator)`: a report computed before whose generator's videos, their spans and everything else about them
+ * are unchanged since, answered instead of a bootstrap of its part (a generator's report reads its own videos alone).
+ */
 export function byGeneratorOf(
   matched: MatchedComparisons,
-  input: SpanAgreementInput,
+  input: Pick<SpanAgreementInput, "coverage">,
   generatorOf: ReadonlyMap<string, string | null>,
   options: SpanAgreementOptions,
   whole: SpanAgreementResult | undefined,
+  kept: (generator: string | null) => SpanGeneratorAgreement | undefined = () => undefined,
 ): SpanGeneratorAgreement[] {
   const videos = lookedVideosByGenerator(input, generatorOf);
   const generators = [...videos.keys()];
@@ -77,5 +82,5 @@ export function byGeneratorOf(
     (video) => partOfGenerator.get(generatorOf.get(video) ?? null) ?? 0,
     generators.length,
   );
-  return generators.map((generator, i) => report(generator, agreementOfMatched(parts[i]!, options)));
+  return generators.map((generator, i) => kept(generator) ?? report(generator, agreementOfMatched(parts[i]!, options)));
 }

@@ -17,8 +17,10 @@ import { recordIdSchema } from "../../validation/ids";
 import { projectSpanLabels, spanLabelIdSchema, spanLabelsFor } from "../span-labels";
 import { GOLD_AUTHOR_ID, judgeAuthorId } from "../span-types";
 import { decodeSpanGroups, type LoadedSpan, type SpanGroup } from "./span-groups";
-import { spanAgreementWithGenerators, type SpanGeneratorAgreement } from "./by-generator";
-import { KeptReports, inputDigest, keptReportKey, spanRevision } from "./span-agreement-cache";
+import { byGeneratorOf, type SpanGeneratorAgreement } from "./by-generator";
+import { rematchVideos } from "./rematch";
+import { type MatchedPairs, agreementOfMatched, comparisonsOfPairs, markedLabels, matchPairs } from "./span-agreement";
+import { KeptReports, keptReportKey, spanRevision, videosWrittenSince } from "./span-agreement-cache";
 import type { SpanAgreementInput, SpanAgreementOptions, SpanAgreementResult, SpanRater, SpanRaterKind } from "./types";
 
 /** The query of the span agreement route and page: a task, optionally one judge run and one label. */
@@ -53,15 +55,16 @@ interface Scope {
 }
 
 /**
- * The scope's spans of every label; judge spans only of the chosen run when there is one. Read once, in the packed
- * columns of span-groups.ts: one row of the project's video ids, then one row per author and label (a handful of
- * groups, so PostgreSQL aggregates them in memory without sorting a million rows). The authors, the labels they used
- * and the videos they marked all come from these rows, so the table is scanned once.
+ * The scope's spans of every label (of the `videos` alone, when named); judge spans only of the chosen run when there
+ * is one. Read once, in the packed columns of span-groups.ts: one row of the video ids, then one row per author and
+ * label (a handful of groups, so PostgreSQL aggregates them in memory without sorting a million rows). The authors,
+ * the labels they used and the videos they marked all come from these rows, so the table is scanned once.
  */
-async function spanRows(prisma: PrismaClient, scope: Scope): Promise<LoadedSpan[]> {
+async function spanRows(prisma: PrismaClient, scope: Scope, videos: readonly string[] | null): Promise<LoadedSpan[]> {
   const rows = await directRows(prisma)<Omit<SpanGroup, "authorId"> & { authorId: string | null }>`
     WITH v AS MATERIALIZED (
-      SELECT "id", (row_number() OVER (ORDER BY "id") - 1)::int AS "at" FROM "video" WHERE "projectId" = ${scope.projectId}
+      SELECT "id", (row_number() OVER (ORDER BY "id") - 1)::int AS "at" FROM "video"
+      WHERE "projectId" = ${scope.projectId} AND (${videos && [...videos]}::text[] IS NULL OR "id" = ANY(${videos && [...videos]}::text[]))
     )
     SELECT NULL::text AS "authorId", NULL::text AS "authorKind", NULL::text AS "label",
            coalesce(string_agg(v."id", E'\n' ORDER BY v."at"), '') AS "ids", NULL::text AS "frames", NULL::text AS "boxes"
@@ -75,9 +78,8 @@ async function spanRows(prisma: PrismaClient, scope: Scope): Promise<LoadedSpan[
     WHERE s."projectId" = ${scope.projectId} AND s."task" = ${scope.task} AND NOT s."withdrawn"
       AND (${scope.runId}::text IS NULL OR s."authorKind" <> 'judge' OR s."runId" = ${scope.runId}::text)
     GROUP BY 1, 2, 3`;
-  const videos = rows.find((r) => r.authorId === null)?.ids ?? "";
   return decodeSpanGroups(
-    videos,
+    rows.find((r) => r.authorId === null)?.ids ?? "",
     rows.filter((r): r is SpanGroup => r.authorId !== null),
   );
 }
@@ -218,7 +220,11 @@ async function labelsOf(
   if (!declared) throw new ValidationError(`task: "${task}" is not a task of this project.`);
   const known = new Set(declared.map((l) => l.id));
   const others = [...used].filter((l) => !known.has(l)).sort();
-  return [...declared.map((l) => ({ id: l.id, label: l.label })), ...others.map((id) => ({ id, label: id }))];
+  return {
+    labels: [...declared.map((l) => ({ id: l.id, label: l.label })), ...others.map((id) => ({ id, label: id }))],
+    /** Whether a label no declaration names is listed: it goes with its last span. */
+    undeclared: others.length > 0,
+  };
 }
 
 /** The scope of a request the caller may read (`export.read`), once the run is checked to judge the task. */
@@ -239,6 +245,8 @@ export async function checkedScope(
 
 interface InputBesideSpans {
   label: string | null;
+  /** Whether the labels include one only spans name (labelsOf). */
+  undeclaredLabels: boolean;
   /** Everything span agreement reads but the spans. */
   base: Omit<SpanAgreementInput, "spans">;
   /** Each looked-at video's generator (`video.model`; null: none). */
@@ -254,7 +262,7 @@ async function inputBesideSpans(
   catalogue: SpanAgreementCatalogue,
   facts: SpanFacts,
 ): Promise<InputBesideSpans> {
-  const labels = await labelsOf(prisma, scope.projectId, scope.task, catalogue, facts.used);
+  const { labels, undeclared } = await labelsOf(prisma, scope.projectId, scope.task, catalogue, facts.used);
   const label = query.label ?? null;
   if (label !== null && !labels.some((l) => l.id === label))
     throw new ValidationError(`label: "${label}" is not a span label of the task "${scope.task}".`);
@@ -280,6 +288,7 @@ async function inputBesideSpans(
   ]);
   return {
     label,
+    undeclaredLabels: undeclared,
     base: {
       labels: label === null ? labels : labels.filter((l) => l.id === label),
       raters,
@@ -301,7 +310,7 @@ export async function scopedSpanAgreementInput(
   query: Omit<SpanAgreementQuery, "format">,
   catalogue: SpanAgreementCatalogue,
 ): Promise<InputBesideSpans & { facts: SpanFacts; input: SpanAgreementInput }> {
-  const all = await spanRows(prisma, scope);
+  const all = await spanRows(prisma, scope, null);
   const facts = spanFacts(all);
   const beside = await inputBesideSpans(prisma, actor, scope, query, catalogue, facts);
   return { ...beside, facts, input: { ...beside.base, spans: spansOfLabel(all, beside.label) } };
@@ -311,19 +320,179 @@ interface KeptReport {
   /** The project's span revision read before the spans the report was computed from. */
   revision: string;
   facts: SpanFacts;
-  /** inputDigest of everything else the report read. */
-  digest: string;
+  beside: InputBesideSpans;
+  /** Every pair's rows: a write to some videos matches those again (rematch.ts). */
+  matched: MatchedPairs;
   result: SpanAgreementResult;
   byGenerator: SpanGeneratorAgreement[];
 }
 
-/** A few scopes' last reports (each holds its spans' facts: for 50,000 videos, some hundred thousand video ids). */
-const keptReports = new KeptReports<KeptReport>(8);
+/**
+ * A few scopes' last reports. Each holds its matching, for 50,000 videos and three pairs of raters some 50 MB of
+ * rows, and who looked at which video: four scopes at most.
+ */
+const keptReports = new KeptReports<KeptReport>(4);
+
+/**
+ * The kept facts with the written videos' own (`written`: what their spans say now), or null when the authors or the
+ * labels they use changed: the raters and the rows' labels are then read afresh.
+ */
+function patchedFacts(kept: SpanFacts, written: ReadonlySet<string>, now: SpanFacts): SpanFacts | null {
+  for (const author of now.kinds.keys()) if (!kept.kinds.has(author)) return null;
+  for (const label of now.used) if (!kept.used.has(label)) return null;
+  const marked = new Map<string, Set<string>>();
+  for (const [author, videos] of kept.marked) {
+    const still = new Set([...videos].filter((v) => !written.has(v)));
+    for (const video of now.marked.get(author) ?? []) still.add(video);
+    if (still.size === 0) return null; // the author's last span went: no longer a rater by their spans
+    marked.set(author, still);
+  }
+  return { kinds: kept.kinds, marked, used: kept.used };
+}
+
+const sameValue = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/**
+ * The videos whose inputs besides their spans differ between a kept report's and now (who looked at them, their
+ * frame count, their generator), or null when something every video reads changed: the labels, the raters and their
+ * names, which videos have a known frame count.
+ */
+function changedBesideSpans(kept: InputBesideSpans, now: InputBesideSpans): Set<string> | null {
+  if (!sameValue(kept.base.labels, now.base.labels) || !sameValue(kept.base.raters, now.base.raters)) return null;
+  const changed = new Set<string>();
+  const { frameCounts } = now.base;
+  if (frameCounts.size !== kept.base.frameCounts.size) return null;
+  for (const [video, frames] of frameCounts) {
+    const before = kept.base.frameCounts.get(video);
+    if (before === undefined) return null;
+    if (before !== frames) changed.add(video);
+  }
+  const none = new Set<string>();
+  for (const rater of new Set([...kept.base.coverage.keys(), ...now.base.coverage.keys()])) {
+    const [before, after] = [kept.base.coverage.get(rater) ?? none, now.base.coverage.get(rater) ?? none];
+    for (const video of after) if (!before.has(video)) changed.add(video);
+    for (const video of before) if (!after.has(video)) changed.add(video);
+  }
+  for (const [video, generator] of now.generators) if (kept.generators.get(video) !== generator) changed.add(video);
+  for (const video of kept.generators.keys()) if (!now.generators.has(video)) changed.add(video);
+  return changed;
+}
+
+/** Past this many changed videos (or half the videos) matching every video afresh is as quick. */
+const REMATCH_AT_MOST = 500;
+
+type Computed = { kept: KeptReport; how: "kept" | "rematched" | "computed"; videosMatched: number };
+
+/**
+ * The report from a kept one of the same scope: itself while nothing it read changed, else with the videos written
+ * since (their spans' revision, span_video_revision) and those whose other inputs changed matched again and the
+ * bootstrap run again where they count (the whole, and the generators they belong to). Null when it cannot be: the
+ * raters, the labels or the videos with a frame count changed, or too many videos did.
+ */
+async function fromKept(
+  prisma: PrismaClient,
+  actor: Actor,
+  scope: Scope,
+  query: Omit<SpanAgreementQuery, "format">,
+  catalogue: SpanAgreementCatalogue,
+  options: SpanAgreementOptions,
+  kept: KeptReport,
+  revision: string,
+): Promise<Computed | null> {
+  const limit = Math.max(REMATCH_AT_MOST, kept.matched.videoIds.length / 2);
+  const written = kept.revision === revision ? [] : await videosWrittenSince(prisma, scope.projectId, kept.revision);
+  if (written.length > limit) return null;
+  if (written.length > 0 && kept.beside.undeclaredLabels) return null;
+  const writtenSpans = written.length > 0 ? await spanRows(prisma, scope, written) : [];
+  const writtenSet = new Set(written);
+  const facts = patchedFacts(kept.facts, writtenSet, spanFacts(writtenSpans));
+  if (!facts) return null;
+  // Checks blind review, and reads what else changed, on every request.
+  const beside = await inputBesideSpans(prisma, actor, scope, query, catalogue, facts);
+  const changed = changedBesideSpans(kept.beside, beside);
+  if (!changed || changed.size + written.length > limit) return null;
+  if (changed.size === 0 && written.length === 0)
+    return { kept: { ...kept, revision, beside }, how: "kept", videosMatched: 0 };
+  const others = [...changed].filter((v) => !writtenSet.has(v));
+  for (const video of written) changed.add(video);
+  const spans = spansOfLabel(
+    [...writtenSpans, ...(others.length > 0 ? await spanRows(prisma, scope, others) : [])],
+    beside.label,
+  );
+  const rowLabels = new Set(kept.matched.labels.map((l) => l.id));
+  if (spans.some((s) => !rowLabels.has(s.label))) return null; // a label's first span: the rows widen
+  const matched = rematchVideos(kept.matched, { ...beside.base, spans }, changed);
+  const comparisons = comparisonsOfPairs(matched);
+  const result = agreementOfMatched(comparisons, options);
+  const touched = new Set(
+    [...changed].flatMap((v) => [kept.beside.generators.get(v) ?? null, beside.generators.get(v) ?? null]),
+  );
+  const keptByGenerator = new Map(kept.byGenerator.map((g) => [g.generator, g]));
+  const byGenerator = byGeneratorOf(comparisons, beside.base, beside.generators, options, result, (generator) =>
+    touched.has(generator) ? undefined : keptByGenerator.get(generator),
+  );
+  return {
+    kept: { revision, facts, beside, matched, result, byGenerator },
+    how: "rematched",
+    videosMatched: changed.size,
+  };
+}
+
+/** The report of a checked scope computed from every span. */
+async function computed(
+  prisma: PrismaClient,
+  actor: Actor,
+  scope: Scope,
+  query: Omit<SpanAgreementQuery, "format">,
+  catalogue: SpanAgreementCatalogue,
+  options: SpanAgreementOptions,
+  revision: string,
+): Promise<Computed> {
+  const { facts, input, ...beside } = await scopedSpanAgreementInput(prisma, actor, scope, query, catalogue);
+  const matched = matchPairs(input, markedLabels(input));
+  const comparisons = comparisonsOfPairs(matched);
+  const result = agreementOfMatched(comparisons, options);
+  const byGenerator = byGeneratorOf(comparisons, input, beside.generators, options, result);
+  return {
+    kept: { revision, facts, beside, matched, result, byGenerator },
+    how: "computed",
+    videosMatched: matched.videoIds.length,
+  };
+}
+
+/**
+ * The span agreement report of a task, and how it was had: from the report kept for the same scope and options when
+ * nothing it read changed, from it with the changed videos matched again when few did, else from every span.
+ */
+export async function spanAgreementReport(
+  prisma: PrismaClient,
+  access: ProjectAccess<"export.read">,
+  query: Omit<SpanAgreementQuery, "format">,
+  catalogue: SpanAgreementCatalogue,
+  options: SpanAgreementOptions = {},
+): Promise<{ report: SpanAgreementReport } & Omit<Computed, "kept">> {
+  const { actor, projectId } = access;
+  const scope = await checkedScope(prisma, projectId, query);
+  const key = keptReportKey(scope, query.label ?? null, options);
+  // Read before the spans: a report is kept at a revision no later than its spans, so a write after it shows.
+  const revision = await spanRevision(prisma, projectId);
+  const kept = keptReports.get(key);
+  const done =
+    (kept && (await fromKept(prisma, actor, scope, query, catalogue, options, kept, revision))) ??
+    (await computed(prisma, actor, scope, query, catalogue, options, revision));
+  keptReports.set(key, done.kept);
+  const { beside, result, byGenerator } = done.kept;
+  return {
+    report: { task: scope.task, runId: scope.runId, label: beside.label, ...result, byGenerator },
+    how: done.how,
+    videosMatched: done.videosMatched,
+  };
+}
 
 /**
  * The span agreement report of a task (every member may read it, `export.read`), or withheld while they review blind.
- * A report kept for the same scope and options is answered while the spans' revision and every other input are
- * unchanged (span-agreement-cache.ts); otherwise the spans are read and matched again.
+ * Kept per scope: answered again while nothing it read changed, and after a write to a few videos only those are
+ * matched again (spanAgreementReport).
  */
 export async function projectSpanAgreement(
   prisma: PrismaClient,
@@ -332,31 +501,5 @@ export async function projectSpanAgreement(
   catalogue: SpanAgreementCatalogue,
   options: SpanAgreementOptions = {},
 ): Promise<SpanAgreementReport> {
-  const { actor, projectId } = access;
-  const scope = await checkedScope(prisma, projectId, query);
-  const key = keptReportKey(scope, query.label ?? null, options);
-  // Read before the spans: a report is kept at a revision no later than its spans, so a write after it shows.
-  const revision = await spanRevision(prisma, projectId);
-  const kept = keptReports.get(key);
-  if (kept?.revision === revision) {
-    const beside = await inputBesideSpans(prisma, actor, scope, query, catalogue, kept.facts);
-    if (inputDigest(beside.base, beside.generators) === kept.digest)
-      return {
-        task: scope.task,
-        runId: scope.runId,
-        label: beside.label,
-        ...kept.result,
-        byGenerator: kept.byGenerator,
-      };
-  }
-  const { label, base, generators, facts, input } = await scopedSpanAgreementInput(
-    prisma,
-    actor,
-    scope,
-    query,
-    catalogue,
-  );
-  const { whole, byGenerator } = spanAgreementWithGenerators(input, generators, options);
-  keptReports.set(key, { revision, facts, digest: inputDigest(base, generators), result: whole, byGenerator });
-  return { task: scope.task, runId: scope.runId, label, ...whole, byGenerator };
+  return (await spanAgreementReport(prisma, access, query, catalogue, options)).report;
 }

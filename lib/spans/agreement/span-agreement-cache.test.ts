@@ -14,9 +14,9 @@ import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures
 import { WithheldError } from "../../visibility/withheld";
 import { taskSpanLabels } from "../span-labels";
 import { spanAgreementWithGenerators } from "./by-generator";
-import { projectSpanAgreement } from "./load-span-agreement";
+import { projectSpanAgreement, spanAgreementReport } from "./load-span-agreement";
 import { loadSpanAgreementInput } from "../../../testkit/spans/span-agreement";
-import { spanRevision } from "./span-agreement-cache";
+import { spanRevision, videosWrittenSince } from "./span-agreement-cache";
 
 const catalogue = builtInCatalogue();
 const label = taskSpanLabels(catalogue.findTask("hallucination")!)[0]!.id;
@@ -30,13 +30,19 @@ let projectId: string;
 let videoIds: string[];
 let runId: string;
 
-const spanRow = (videoId: string, author: Actor | string, startFrame: number, endFrame: number) => {
+const spanRow = (
+  videoId: string,
+  author: Actor | string,
+  startFrame: number,
+  endFrame: number,
+  extra: { projectId?: string; label?: string } = {},
+) => {
   const judge = typeof author === "string";
   return {
-    projectId,
+    projectId: extra.projectId ?? projectId,
     videoId,
     task: "hallucination",
-    label,
+    label: extra.label ?? label,
     startFrame,
     endFrame,
     startS: startFrame / 10,
@@ -75,10 +81,10 @@ beforeAll(async () => {
 });
 
 /** The report computed afresh from the database, with nothing kept. */
-async function fresh(actor: Actor) {
+async function fresh(actor: Actor, project = projectId) {
   const { input, generators } = await loadSpanAgreementInput(
     prisma,
-    await projectAccess(prisma, actor, projectId, "export.read"),
+    await projectAccess(prisma, actor, project, "export.read"),
     query,
     catalogue,
   );
@@ -155,9 +161,19 @@ describe("kept span agreement reports", () => {
   });
 
   it("bumps the project's span revision in the same transaction as each span write, cascades included", async () => {
-    const start = BigInt(await spanRevision(prisma, projectId));
+    let start = BigInt(await spanRevision(prisma, projectId));
     await prisma.span.updateMany({ where: { projectId, authorId: ann.userId }, data: { note: "seen" } });
     expect(BigInt(await spanRevision(prisma, projectId))).toBe(start + 1n);
+    // Each video written holds the revision of its last write; a span moved to another video marks both.
+    expect((await videosWrittenSince(prisma, projectId, String(start))).sort()).toEqual([...videoIds].sort());
+    expect(await videosWrittenSince(prisma, projectId, String(start + 1n))).toEqual([]);
+    const moving = await prisma.span.findFirstOrThrow({ where: { projectId, videoId: videoIds[0]! } });
+    await prisma.span.update({ where: { id: moving.id }, data: { videoId: videoIds[1]! } });
+    expect((await videosWrittenSince(prisma, projectId, String(start + 1n))).sort()).toEqual(
+      [videoIds[0]!, videoIds[1]!].sort(),
+    );
+    await prisma.span.update({ where: { id: moving.id }, data: { videoId: videoIds[0]! } });
+    start += 2n;
     // A write rolled back leaves it as it was.
     await prisma
       .$transaction(async (tx) => {
@@ -173,5 +189,111 @@ describe("kept span agreement reports", () => {
     const after = await report();
     expect(after).not.toEqual(before);
     expect(after).toEqual(await fresh(owner));
+  });
+});
+
+describe("a kept report after a few writes", () => {
+  let project: string;
+  let videos: string[];
+  let run: string;
+  const [first, second, third] = taskSpanLabels(catalogue.findTask("hallucination")!).map((l) => l.id) as [
+    string,
+    string,
+    string,
+  ];
+  const ask = async () =>
+    spanAgreementReport(prisma, await projectAccess(prisma, owner, project, "export.read"), query, catalogue, options);
+
+  beforeAll(async () => {
+    ({ projectId: project, videoIds: videos } = await projectWithFramedVideos(prisma, owner, {
+      videoCount: 6,
+      keyFrames: 1,
+      name: "Rematched span agreement",
+    }));
+    for (const actor of [ann, bob])
+      await prisma.projectMember.create({ data: { projectId: project, userId: actor.userId, role: "reviewer" } });
+    for (const [i, videoId] of videos.entries())
+      await prisma.video.update({ where: { id: videoId }, data: { frameCount: 40, model: ["Sora", "Kling"][i % 2]! } });
+    const seeded = { scores: () => [], outcome: () => ({ verdict: false, overall: 90 }) };
+    run = (await seedFinishedRun(prisma, owner, project, videos, seeded)).runId;
+    await prisma.span.createMany({
+      data: videos.flatMap((v, i) => [
+        spanRow(v, ann, i, i + 9, { projectId: project, label: i % 3 === 0 ? second : first }),
+        spanRow(v, bob, i + 1, i + 10, { projectId: project, label: i % 3 === 0 ? second : first }),
+        ...(i < 5 ? [spanRow(v, run, i + 2, i + 8, { projectId: project })] : []),
+      ]),
+    });
+  });
+
+  it("matches again only the videos written or otherwise changed, and equals the report computed afresh", async () => {
+    const computed = await ask();
+    expect(computed).toMatchObject({ how: "computed", videosMatched: 6 });
+    expect(await ask()).toMatchObject({ how: "kept", videosMatched: 0, report: computed.report });
+    const steps: [string, () => Promise<unknown>, number][] = [
+      [
+        "a span moved",
+        () =>
+          prisma.span.updateMany({
+            where: { videoId: videos[1]!, authorId: bob.userId },
+            data: { startFrame: 30, endFrame: 35 },
+          }),
+        1,
+      ],
+      // ann's span on the last video goes: she no longer looked at it, so her pairs there go too.
+      ["a span deleted", () => prisma.span.deleteMany({ where: { videoId: videos[5]!, authorId: ann.userId } }), 1],
+      ["a span added", () => prisma.span.create({ data: spanRow(videos[5]!, ann, 0, 3, { projectId: project }) }), 1],
+      [
+        "a span moved to another video",
+        () =>
+          prisma.span.updateMany({
+            where: { videoId: videos[2]!, authorId: ann.userId },
+            data: { videoId: videos[4]! },
+          }),
+        2,
+      ],
+      ["a frame count", () => prisma.video.update({ where: { id: videos[3]! }, data: { frameCount: 80 } }), 1],
+      ["a generator", () => prisma.video.update({ where: { id: videos[0]! }, data: { model: "Kling" } }), 1],
+      [
+        "a raw write that changes nothing",
+        () => prisma.$executeRaw`UPDATE "span" SET "note" = "note" WHERE "projectId" = ${project}`,
+        6,
+      ],
+    ];
+    for (const [what, write, matched] of steps) {
+      const before = await ask();
+      await write();
+      const after = await ask();
+      expect({ what, how: after.how, videosMatched: after.videosMatched }).toEqual({
+        what,
+        how: "rematched",
+        videosMatched: matched,
+      });
+      expect({ what, report: after.report }).toEqual({ what, report: await fresh(owner, project) });
+      if (what === "a span moved") {
+        expect(after.report).not.toEqual(before.report);
+        // Only Kling's videos changed (videos[1]): Sora's report is the kept one, not computed again.
+        const sora = (r: typeof after) => r.report.byGenerator.find((g) => g.generator === "Sora");
+        const kling = (r: typeof after) => r.report.byGenerator.find((g) => g.generator === "Kling");
+        expect(sora(after)).toBe(sora(before));
+        expect(kling(after)).not.toBe(kling(before));
+      }
+    }
+  });
+
+  it("computes afresh when the raters or the rows' labels change", async () => {
+    await ask();
+    // A label no span marked before widens every row.
+    await prisma.span.create({ data: spanRow(videos[0]!, ann, 0, 5, { projectId: project, label: third }) });
+    const widened = await ask();
+    expect(widened.how).toBe("computed");
+    expect(widened.report).toEqual(await fresh(owner, project));
+    // A new author of spans is a new rater.
+    const carl = await makeUser();
+    await prisma.projectMember.create({ data: { projectId: project, userId: carl.userId, role: "reviewer" } });
+    await prisma.span.create({ data: spanRow(videos[0]!, carl, 0, 5, { projectId: project }) });
+    const newRater = await ask();
+    expect(newRater.how).toBe("computed");
+    expect(newRater.report).toEqual(await fresh(owner, project));
+    expect(newRater.report.raters.map((r) => r.id)).toContain(carl.userId);
   });
 });

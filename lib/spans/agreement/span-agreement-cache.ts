@@ -1,22 +1,29 @@
 /**
- * Span agreement reports kept in the process, so a repeated request over unchanged spans answers without reading a
- * million spans and matching them again. A report is kept per scope (project, task, run, label, bootstrap options)
- * with the project's span revision (bumped by the database in the same transaction as every write to its spans,
- * migration `span_revision`) and a digest of every other input (labels, raters and their names, who looked at which
- * video, frame counts, generators), read afresh on each request: a kept report is served only while both are
- * unchanged, so it is never stale. Nothing in it depends on who asks: access and blind review are checked on each
- * request before it is served.
+ * Span agreement reports kept in the process, so a request after a few writes reads and matches a few videos, not a
+ * million spans. A report is kept per scope (project, task, run, label, bootstrap options) with the project's span
+ * revision (bumped by the database in the same transaction as every write to its spans, migration `span_revision`),
+ * and each video holds the revision of its last span write (`span_video_revision`, the same trigger): the videos
+ * written since a kept report are those above its revision. Every other input (labels, raters and their names, who
+ * looked at which video, frame counts, generators) is read afresh on each request and compared with the kept one, so
+ * a kept report is never served stale (load-span-agreement.ts). Nothing in it depends on who asks: access and blind
+ * review are checked on each request before it is served.
  */
-import { createHash } from "node:crypto";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { directRows } from "../../db/direct-sql";
-import type { SpanAgreementInput, SpanAgreementOptions } from "./types";
+import type { SpanAgreementOptions } from "./types";
 
 /** The project's span revision ("0" before its first span write). Read it before the spans it stands for. */
 export async function spanRevision(prisma: PrismaClient, projectId: string): Promise<string> {
   const rows = await directRows(prisma)<{ revision: string }>`
     SELECT "revision"::text AS "revision" FROM "span_revision" WHERE "projectId" = ${projectId}`;
   return rows[0]?.revision ?? "0";
+}
+
+/** The videos of the project whose spans were written after `revision` (span_video_revision), in no order. */
+export async function videosWrittenSince(prisma: PrismaClient, projectId: string, revision: string): Promise<string[]> {
+  const rows = await directRows(prisma)<{ videoId: string }>`
+    SELECT "videoId" FROM "span_video_revision" WHERE "projectId" = ${projectId} AND "revision" > ${revision}::bigint`;
+  return rows.map((r) => r.videoId);
 }
 
 /** The key of a scope's kept report: keys come from the request, so they live in a Map. */
@@ -34,28 +41,6 @@ export function keptReportKey(
     options.seed ?? null,
     options.confidence ?? null,
   ]);
-}
-
-const byKey = ([a]: readonly [string, unknown], [b]: readonly [string, unknown]) => (a < b ? -1 : a > b ? 1 : 0);
-
-/**
- * SHA-256 of everything a report reads besides the spans, in an order of its own (sets and maps sorted), so the same
- * inputs read in another order give the same digest.
- */
-export function inputDigest(
-  input: Omit<SpanAgreementInput, "spans">,
-  generators: ReadonlyMap<string, string | null>,
-): string {
-  const hash = createHash("sha256");
-  const write = (value: unknown) => hash.update(`${JSON.stringify(value)}\n`);
-  write(input.labels);
-  write(input.raters);
-  for (const [rater, videos] of [...input.coverage].sort(byKey)) write([rater, [...videos].sort()]);
-  write("frames");
-  for (const entry of [...input.frameCounts].sort(byKey)) write(entry);
-  write("generators");
-  for (const entry of [...generators].sort(byKey)) write(entry);
-  return hash.digest("hex");
 }
 
 /** The last `limit` values set, by key; a value read moves to the back. */

@@ -24,7 +24,7 @@ import {
 import { ROW, STAT, STAT_COUNT, STRIDE, addVideoRow, frameTable } from "./video-stats";
 
 /** A comparison's rows: one of labels × STRIDE counts per video, videos by index in the store (ids ascending). */
-interface PairRows {
+export interface PairRows {
   videos: Int32Array;
   rows: Float64Array;
 }
@@ -173,11 +173,8 @@ const stat = (s: RowStats, i: number): SpanStat => ({
   ci: Number.isNaN(s.lower[i]!) ? null : [s.lower[i]!, s.upper[i]!],
 });
 
-function comparisonOf(plan: Plan, pair: PairRows, stats: RowStats, k: number, labels: number): SpanComparison {
-  const width = labels * STRIDE;
-  const sums = new Float64Array(STRIDE);
-  for (let v = 0; v < pair.videos.length; v++)
-    for (let j = 0; j < STRIDE; j++) sums[j]! += pair.rows[v * width + k * STRIDE + j]!;
+function comparisonOf(plan: Plan, pair: PairRows, stats: RowStats, k: number): SpanComparison {
+  const sums = stats.total.subarray(k * STRIDE, (k + 1) * STRIDE);
   const base = k * STAT_COUNT;
   const table = frameTable(sums, 0);
   return {
@@ -222,26 +219,64 @@ export interface MatchedComparisons {
   comparisons: readonly ComparisonRows[];
 }
 
-/** Matches every comparison of the input once (no bootstrap yet). */
-export function matchComparisons(input: SpanAgreementInput): MatchedComparisons {
-  // Labels nobody marked have no comparison to show: left out before the rows, whose width is labels × STRIDE.
+/** The key of a pair of raters in MatchedPairs.pairs. */
+const pairKey = (reference: SpanRater, prediction: SpanRater) => `${reference.id}\u0000${prediction.id}`;
+
+/**
+ * Every pair of raters a comparison reads, matched: what a change to some videos matches again (rematch.ts), since a
+ * video's rows depend on its own spans, coverage and frame count alone.
+ */
+export interface MatchedPairs {
+  /** The labels of the rows, in the input's order; the rows' width is their number × STRIDE. */
+  labels: readonly { id: string; label: string }[];
+  raters: readonly SpanRater[];
+  /** The videos with a known frame count, ids ascending: a pair's video indices point into these. */
+  videoIds: readonly string[];
+  /** Each of videoIds' index. */
+  videoIndex: ReadonlyMap<string, number>;
+  /** Videos some compared pair both looked at whose frame count is unknown. */
+  leftOut: ReadonlySet<string>;
+  /** Each pair's rows by pairKey. */
+  pairs: ReadonlyMap<string, PairRows>;
+}
+
+/** The labels some span of the input marks, in the input's order: labels nobody marked have no comparison to show. */
+export function markedLabels(input: SpanAgreementInput): SpanAgreementInput["labels"] {
   const marked = new Set<string>();
   for (const span of input.spans) marked.add(span.label);
-  input = { ...input, labels: input.labels.filter((l) => marked.has(l.id)) };
+  return input.labels.filter((l) => marked.has(l.id));
+}
+
+/** Matches every pair of raters some comparison of the input reads, with rows of `labels` (no bootstrap yet). */
+export function matchPairs(input: SpanAgreementInput, labels: SpanAgreementInput["labels"]): MatchedPairs {
+  input = { ...input, labels };
   const store = storeSpans(input);
-  const width = input.labels.length * STRIDE;
   const leftOut = new Set<string>();
-  const pairCache = new Map<string, PairRows>();
-  const comparisons = plans(input.raters).map((plan) => {
-    const members = plan.members.map(([a, b]) => {
-      const key = `${a.id}\u0000${b.id}`;
-      let rows = pairCache.get(key);
-      if (!rows) pairCache.set(key, (rows = pairRows(input, store, a, b, leftOut)));
-      return rows;
-    });
-    return { plan, pair: pooledRows(members, width, store.videoIds.length) };
-  });
-  return { labels: input.labels, raters: input.raters, videoIds: store.videoIds, leftOut, comparisons };
+  const pairs = new Map<string, PairRows>();
+  for (const plan of plans(input.raters))
+    for (const [a, b] of plan.members)
+      if (!pairs.has(pairKey(a, b))) pairs.set(pairKey(a, b), pairRows(input, store, a, b, leftOut));
+  return { labels, raters: input.raters, videoIds: store.videoIds, videoIndex: store.videoIndex, leftOut, pairs };
+}
+
+/** The comparisons of matched pairs: a pooled one sums its pairs' rows video by video. */
+export function comparisonsOfPairs(matched: MatchedPairs): MatchedComparisons {
+  const width = matched.labels.length * STRIDE;
+  const comparisons = plans(matched.raters).map((plan) => ({
+    plan,
+    pair: pooledRows(
+      plan.members.map(([a, b]) => matched.pairs.get(pairKey(a, b))!),
+      width,
+      matched.videoIds.length,
+    ),
+  }));
+  const { labels, raters, videoIds, leftOut } = matched;
+  return { labels, raters, videoIds, leftOut, comparisons };
+}
+
+/** Matches every comparison of the input once (no bootstrap yet). */
+export function matchComparisons(input: SpanAgreementInput): MatchedComparisons {
+  return comparisonsOfPairs(matchPairs(input, markedLabels(input)));
 }
 
 /**
@@ -292,7 +327,7 @@ export function agreementOfMatched(
     const videoIds = Array.from(pair.videos, (v) => matched.videoIds[v]!);
     const stats = bootstrapRows(pair.rows, videoIds, labels, plan.key, { iterations, confidence, seed });
     for (let k = 0; k < labels; k++) {
-      const comparison = comparisonOf(plan, pair, stats, k, labels);
+      const comparison = comparisonOf(plan, pair, stats, k);
       if (comparison.referenceSpans + comparison.predictionSpans > 0) perLabel[k]!.push(comparison);
     }
   }
