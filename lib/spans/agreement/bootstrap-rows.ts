@@ -35,9 +35,10 @@ function blockRows(rows: Float64Array, order: Int32Array, width: number, units: 
   for (let u = 0; u < units; u++) {
     const from = Math.floor((u * videos) / units);
     const to = Math.floor(((u + 1) * videos) / units);
+    const out = u * width;
     for (let i = from; i < to; i++) {
       const base = order[i]! * width;
-      for (let j = 0; j < width; j++) blocks[u * width + j]! += rows[base + j]!;
+      for (let j = 0; j < width; j++) blocks[out + j]! += rows[base + j]!;
     }
   }
   return blocks;
@@ -52,7 +53,7 @@ function transposed(rows: Float64Array, units: number, width: number): Float64Ar
 
 /**
  * `sums[j]` = Σ counts[u] · columns[j · units + u] over the drawn units u = drawn[0..n−1] (ascending), each sum from
- * 0 in that order, for the columns j in `live`; four columns at a time, so four independent additions are in flight.
+ * 0 in that order, for the columns j in `live`; eight columns at a time, so eight independent additions are in flight.
  * The other columns are zero in every unit, and so is their sum.
  */
 function weightedColumnSums(
@@ -61,19 +62,27 @@ function weightedColumnSums(
   live: Int32Array,
   drawn: Int32Array,
   n: number,
-  counts: Int32Array,
+  counts: Float64Array,
   sums: Float64Array,
 ): void {
   let g = 0;
-  for (; g + 4 <= live.length; g += 4) {
+  for (; g + 8 <= live.length; g += 8) {
     const b0 = live[g]! * units;
     const b1 = live[g + 1]! * units;
     const b2 = live[g + 2]! * units;
     const b3 = live[g + 3]! * units;
+    const b4 = live[g + 4]! * units;
+    const b5 = live[g + 5]! * units;
+    const b6 = live[g + 6]! * units;
+    const b7 = live[g + 7]! * units;
     let s0 = 0;
     let s1 = 0;
     let s2 = 0;
     let s3 = 0;
+    let s4 = 0;
+    let s5 = 0;
+    let s6 = 0;
+    let s7 = 0;
     for (let i = 0; i < n; i++) {
       const u = drawn[i]!;
       const c = counts[u]!;
@@ -81,12 +90,21 @@ function weightedColumnSums(
       s1 += c * columns[b1 + u]!;
       s2 += c * columns[b2 + u]!;
       s3 += c * columns[b3 + u]!;
+      s4 += c * columns[b4 + u]!;
+      s5 += c * columns[b5 + u]!;
+      s6 += c * columns[b6 + u]!;
+      s7 += c * columns[b7 + u]!;
     }
     sums[live[g]!] = s0;
     sums[live[g + 1]!] = s1;
     sums[live[g + 2]!] = s2;
     sums[live[g + 3]!] = s3;
+    sums[live[g + 4]!] = s4;
+    sums[live[g + 5]!] = s5;
+    sums[live[g + 6]!] = s6;
+    sums[live[g + 7]!] = s7;
   }
+  // The last few columns one at a time.
   for (; g < live.length; g++) {
     const base = live[g]! * units;
     let sum = 0;
@@ -102,10 +120,25 @@ function liveColumns(columns: Float64Array, units: number, width: number): Int32
   return Int32Array.from(live);
 }
 
-/** The videos' indices shuffled by a hash of their ids (ties by id order): the order blocks are cut from. */
+/** Indices below this fit beside a 32-bit hash in a double's 53-bit integer range. */
+const PACKED_INDICES = 2 ** 21;
+
+/**
+ * The videos' indices shuffled by a hash of their ids (ties by index): the order blocks are cut from. Each hash and
+ * index are packed into one exactly held integer, hash × 2^21 + index, so a numeric sort of the packed values (no
+ * comparator to call) gives the order.
+ */
 export function shuffledOrder(videoIds: readonly string[], seed: number): Int32Array {
-  const hashes = videoIds.map((id) => streamSeed(seed, id));
-  return Int32Array.from(videoIds.keys()).sort((a, b) => hashes[a]! - hashes[b]! || a - b);
+  if (videoIds.length > PACKED_INDICES) {
+    const hashes = videoIds.map((id) => streamSeed(seed, id));
+    return Int32Array.from(videoIds.keys()).sort((a, b) => hashes[a]! - hashes[b]! || a - b);
+  }
+  const packed = new Float64Array(videoIds.length);
+  for (let i = 0; i < packed.length; i++) packed[i] = streamSeed(seed, videoIds[i]!) * PACKED_INDICES + i;
+  packed.sort();
+  const order = new Int32Array(packed.length);
+  for (let i = 0; i < order.length; i++) order[i] = packed[i]! % PACKED_INDICES;
+  return order;
 }
 
 export interface RowBootstrap {
@@ -136,7 +169,7 @@ export function bootstrapRows(
   const replicates = new Float64Array(labels * STAT_COUNT * iterations);
   const draw = resampler(streamSeed(options.seed, key));
   const sample = new Int32Array(units);
-  const counts = new Int32Array(units);
+  const counts = new Float64Array(units);
   const drawn = new Int32Array(units);
   const columns = transposed(unitRows, units, width);
   const live = liveColumns(columns, units, width);

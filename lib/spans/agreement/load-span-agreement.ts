@@ -378,7 +378,10 @@ function changedBesideSpans(kept: InputBesideSpans, now: InputBesideSpans): Set<
   return changed;
 }
 
-/** Past this many changed videos (or half the videos) matching every video afresh is as quick. */
+/**
+ * The most videos matched again, or half the videos when that is more: their spans are read by id (an array
+ * parameter); past it, every span is read in one scan and matched.
+ */
 const REMATCH_AT_MOST = 500;
 
 type Computed = { kept: KeptReport; how: "kept" | "rematched" | "computed"; videosMatched: number };
