@@ -145,6 +145,8 @@ export interface RowBootstrap {
   iterations: number;
   confidence: number;
   seed: number;
+  /** shuffledOrder(videoIds, seed), when the caller has it (comparisons over the same videos share it). */
+  shuffled?: (videoIds: readonly string[], seed: number) => Int32Array;
 }
 
 /** Statistics of one row of `labels × STRIDE` counts per video, with their bootstrap intervals. */
@@ -164,7 +166,8 @@ export function bootstrapRows(
 
   const { iterations, confidence } = options;
   const units = Math.min(videos, MAX_RESAMPLED_UNITS);
-  const unitRows = units < videos ? blockRows(rows, shuffledOrder(videoIds, options.seed), width, units) : rows;
+  const order = units < videos ? (options.shuffled ?? shuffledOrder)(videoIds, options.seed) : null;
+  const unitRows = order ? blockRows(rows, order, width, units) : rows;
   // replicates[(label * STAT_COUNT + stat) * iterations + b]: each statistic's resamples side by side.
   const replicates = new Float64Array(labels * STAT_COUNT * iterations);
   const draw = resampler(streamSeed(options.seed, key));

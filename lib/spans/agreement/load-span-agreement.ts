@@ -128,7 +128,9 @@ async function coverage(prisma: PrismaClient, scope: Scope, facts: SpanFacts, ju
     videos.add(videoId);
   };
   const authors = [...byRater.keys()];
-  const rows = await directRows(prisma)<{ rater: string; videoId: string }>`
+  // Per rater one row of its videos joined by newlines (an id never holds one): 150,000 rows cost more to build.
+  const rows = await directRows(prisma)<{ rater: string; videos: string }>`
+    SELECT c."rater", string_agg(c."videoId", E'\n') AS "videos" FROM (
     SELECT h."reviewerId" AS "rater", h."videoId" FROM "human_judgment" h
     WHERE h."projectId" = ${scope.projectId} AND h."task" = ${scope.task} AND NOT h."withdrawn"
       AND h."reviewerId" = ANY(${[...authors]}::text[])
@@ -147,8 +149,9 @@ async function coverage(prisma: PrismaClient, scope: Scope, facts: SpanFacts, ju
       AND (${String(judgesSayWhere)}::boolean OR ('run:' || rv."runId") = ANY(${[...authors]}::text[]))
     UNION
     SELECT ${GOLD_AUTHOR_ID}::text, g."videoId" FROM "gold_judgment" g
-    WHERE g."projectId" = ${scope.projectId} AND g."task" = ${scope.task} AND ${GOLD_AUTHOR_ID}::text = ANY(${[...authors]}::text[])`;
-  for (const row of rows) add(row.rater, row.videoId);
+    WHERE g."projectId" = ${scope.projectId} AND g."task" = ${scope.task} AND ${GOLD_AUTHOR_ID}::text = ANY(${[...authors]}::text[])
+    ) c GROUP BY c."rater"`;
+  for (const row of rows) for (const videoId of row.videos.split("\n")) add(row.rater, videoId);
   return byRater;
 }
 
@@ -167,14 +170,27 @@ function raterKinds(facts: SpanFacts, raters: Iterable<string>): [string, SpanRa
  * and its generator (`model`, null when it names none).
  */
 async function videoFacts(prisma: PrismaClient, projectId: string, videoIds: readonly string[]) {
-  const rows = await directRows(prisma)<{ id: string; frames: number | null; model: string | null }>`
-    SELECT v."id", coalesce(nullif(cardinality(f."timesS"), 0), v."frameCount")::int AS "frames", v."model"
+  // One row of three columns side by side, in the same order: ids and frame counts joined by newlines (neither holds
+  // one), generators as an array (a name may hold anything, or be null). 50,000 rows cost more to build.
+  const [row] = await directRows(prisma)<{
+    ids: string | null;
+    frames: string | null;
+    models: (string | null)[] | null;
+  }>`
+    SELECT string_agg(v."id", E'\n' ORDER BY v."id") AS "ids",
+           string_agg(coalesce(nullif(cardinality(f."timesS"), 0), v."frameCount", 0)::text, E'\n' ORDER BY v."id") AS "frames",
+           array_agg(v."model" ORDER BY v."id") AS "models"
     FROM "video" v LEFT JOIN "video_frame_times" f ON f."videoId" = v."id"
     WHERE v."projectId" = ${projectId} AND v."id" = ANY(${[...videoIds]}::text[])`;
-  return {
-    frames: new Map(rows.flatMap((r) => (r.frames !== null && r.frames > 0 ? [[r.id, r.frames] as const] : []))),
-    generators: new Map(rows.map((r) => [r.id, r.model])),
-  };
+  const ids = row?.ids ? row.ids.split("\n") : [];
+  const frames = row?.frames ? row.frames.split("\n") : [];
+  const models = row?.models ?? [];
+  const known: [string, number][] = [];
+  for (let i = 0; i < ids.length; i++) {
+    const count = Number(frames[i]);
+    if (count > 0) known.push([ids[i]!, count]);
+  }
+  return { frames: new Map(known), generators: new Map(ids.map((id, i) => [id, models[i] ?? null])) };
 }
 
 /** Each author as a rater with a name to show. */

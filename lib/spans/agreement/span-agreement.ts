@@ -7,7 +7,7 @@
 import { parseLabelSetReviewerId } from "../../label-sets/label-set-reviewer";
 import { checkedBootstrapOptions } from "../../stats/bootstrap";
 import { GOLD_AUTHOR_ID, judgeAuthorId } from "../span-types";
-import { bootstrapRows, type RowStats } from "./bootstrap-rows";
+import { bootstrapRows, type RowStats, shuffledOrder } from "./bootstrap-rows";
 import { MatchScratch } from "./match";
 import { SpanCursor, type SpanStore, storeSpans } from "./span-store";
 import {
@@ -322,10 +322,19 @@ export function agreementOfMatched(
   const seed = options.seed ?? 1;
   const labels = matched.labels.length;
   const perLabel: SpanComparison[][] = matched.labels.map(() => []);
+  // Comparisons over the same videos (most of them) share the order their videos are cut into blocks from.
+  let last: { videos: Int32Array; order: Int32Array } | null = null;
+  const shuffledFor = (videos: Int32Array) => (videoIds: readonly string[], s: number) => {
+    if (last && last.videos.length === videos.length && last.videos.every((v, i) => v === videos[i]))
+      return last.order;
+    last = { videos, order: shuffledOrder(videoIds, s) };
+    return last.order;
+  };
   for (const { plan, pair } of matched.comparisons) {
+    const shuffled = shuffledFor(pair.videos);
     if (pair.videos.length === 0) continue;
     const videoIds = Array.from(pair.videos, (v) => matched.videoIds[v]!);
-    const stats = bootstrapRows(pair.rows, videoIds, labels, plan.key, { iterations, confidence, seed });
+    const stats = bootstrapRows(pair.rows, videoIds, labels, plan.key, { iterations, confidence, seed, shuffled });
     for (let k = 0; k < labels; k++) {
       const comparison = comparisonOf(plan, pair, stats, k);
       if (comparison.referenceSpans + comparison.predictionSpans > 0) perLabel[k]!.push(comparison);
