@@ -325,8 +325,7 @@ export function agreementOfMatched(
   // Comparisons over the same videos (most of them) share the order their videos are cut into blocks from.
   let last: { videos: Int32Array; order: Int32Array } | null = null;
   const shuffledFor = (videos: Int32Array) => (videoIds: readonly string[], s: number) => {
-    if (last && last.videos.length === videos.length && last.videos.every((v, i) => v === videos[i]))
-      return last.order;
+    if (last && last.videos.length === videos.length && last.videos.every((v, i) => v === videos[i])) return last.order;
     last = { videos, order: shuffledOrder(videoIds, s) };
     return last.order;
   };
