@@ -402,22 +402,25 @@ const REMATCH_AT_MOST = 500;
 
 type Computed = { kept: KeptReport; how: "kept" | "rematched" | "computed"; videosMatched: number };
 
+/** A checked request for a report, with the project's span revision read before any span. */
+interface ReportRequest {
+  prisma: PrismaClient;
+  actor: Actor;
+  scope: Scope;
+  query: Omit<SpanAgreementQuery, "format">;
+  catalogue: SpanAgreementCatalogue;
+  options: SpanAgreementOptions;
+  revision: string;
+}
+
 /**
  * The report from a kept one of the same scope: itself while nothing it read changed, else with the videos written
  * since (their spans' revision, span_video_revision) and those whose other inputs changed matched again and the
  * bootstrap run again where they count (the whole, and the generators they belong to). Null when it cannot be: the
  * raters, the labels or the videos with a frame count changed, or too many videos did.
  */
-async function fromKept(
-  prisma: PrismaClient,
-  actor: Actor,
-  scope: Scope,
-  query: Omit<SpanAgreementQuery, "format">,
-  catalogue: SpanAgreementCatalogue,
-  options: SpanAgreementOptions,
-  kept: KeptReport,
-  revision: string,
-): Promise<Computed | null> {
+async function fromKept(request: ReportRequest, kept: KeptReport): Promise<Computed | null> {
+  const { prisma, actor, scope, query, catalogue, options, revision } = request;
   const limit = Math.max(REMATCH_AT_MOST, kept.matched.videoIds.length / 2);
   const written = kept.revision === revision ? [] : await videosWrittenSince(prisma, scope.projectId, kept.revision);
   if (written.length > limit) return null;
@@ -458,15 +461,8 @@ async function fromKept(
 }
 
 /** The report of a checked scope computed from every span. */
-async function computed(
-  prisma: PrismaClient,
-  actor: Actor,
-  scope: Scope,
-  query: Omit<SpanAgreementQuery, "format">,
-  catalogue: SpanAgreementCatalogue,
-  options: SpanAgreementOptions,
-  revision: string,
-): Promise<Computed> {
+async function computed(request: ReportRequest): Promise<Computed> {
+  const { prisma, actor, scope, query, catalogue, options, revision } = request;
   const { facts, input, ...beside } = await scopedSpanAgreementInput(prisma, actor, scope, query, catalogue);
   const matched = matchPairs(input, markedLabels(input));
   const comparisons = comparisonsOfPairs(matched);
@@ -495,10 +491,9 @@ export async function spanAgreementReport(
   const key = keptReportKey(scope, query.label ?? null, options);
   // Read before the spans: a report is kept at a revision no later than its spans, so a write after it shows.
   const revision = await spanRevision(prisma, projectId);
+  const request: ReportRequest = { prisma, actor, scope, query, catalogue, options, revision };
   const kept = keptReports.get(key);
-  const done =
-    (kept && (await fromKept(prisma, actor, scope, query, catalogue, options, kept, revision))) ??
-    (await computed(prisma, actor, scope, query, catalogue, options, revision));
+  const done = (kept && (await fromKept(request, kept))) ?? (await computed(request));
   keptReports.set(key, done.kept);
   const { beside, result, byGenerator } = done.kept;
   return {
