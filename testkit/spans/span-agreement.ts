@@ -9,11 +9,21 @@ import {
   type SpanAgreementCatalogue,
   type SpanAgreementQuery,
 } from "../../lib/spans/agreement/load-span-agreement";
-import { agreementOfMatched, matchComparisons } from "../../lib/spans/agreement/span-agreement";
+import {
+  agreementOfMatched,
+  comparisonsOfPairs,
+  markedLabels,
+  matchPairs,
+} from "../../lib/spans/agreement/span-agreement";
 import type { SpanAgreementInput, SpanAgreementOptions, SpanAgreementResult } from "../../lib/spans/agreement/types";
 
 // Span agreement a part at a time, for tests that check one part or compare the app's one-pass report
 // (spanAgreementWithGenerators) with each part computed on its own.
+
+/** Every comparison of the input matched once (no bootstrap yet), as the app's report matches them. */
+function matchComparisons(input: SpanAgreementInput) {
+  return comparisonsOfPairs(matchPairs(input, markedLabels(input)));
+}
 
 /** |A ∩ B| / |A ∪ B| in frames, both ends inclusive; 0 when they do not overlap: the overlap matching ranks pairs by. */
 export function temporalIou(a: AgreementSpan, b: AgreementSpan): number {
@@ -72,4 +82,19 @@ export async function loadSpanAgreementInput(
   const scope = await checkedScope(prisma, access.projectId, query);
   const { label, input, generators } = await scopedSpanAgreementInput(prisma, access.actor, scope, query, catalogue);
   return { scope, label, input, generators };
+}
+
+/**
+ * The report over every video and the same over each generator's videos, generators in natural order (the videos
+ * without one last), all from one matching. A video whose generator is not known (absent from `generatorOf`) counts as
+ * naming none. What the app's report (load-span-agreement.ts) computes from one matching, with nothing kept.
+ */
+export function spanAgreementWithGenerators(
+  input: SpanAgreementInput,
+  generatorOf: ReadonlyMap<string, string | null>,
+  options: SpanAgreementOptions = {},
+): { whole: SpanAgreementResult; byGenerator: SpanGeneratorAgreement[] } {
+  const matched = matchComparisons(input);
+  const whole = agreementOfMatched(matched, options);
+  return { whole, byGenerator: byGeneratorOf(matched, input, generatorOf, options, whole) };
 }

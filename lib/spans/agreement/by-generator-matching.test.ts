@@ -4,8 +4,11 @@
  * generator's videos alone (their spans, who looked at them, their frame counts), intervals included.
  */
 import { describe, expect, it } from "vitest";
-import { spanAgreementWithGenerators } from "./by-generator";
-import { spanAgreement, spanAgreementByGenerator } from "../../../testkit/spans/span-agreement";
+import {
+  spanAgreement,
+  spanAgreementByGenerator,
+  spanAgreementWithGenerators,
+} from "../../../testkit/spans/span-agreement";
 import type { SpanAgreementInput } from "./types";
 import { seededSpanInput as seededInput } from "../../../testkit/spans/seeded-span-input";
 

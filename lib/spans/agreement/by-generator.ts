@@ -5,7 +5,7 @@
  * counts depend on its own spans alone, so the spans are matched once for the whole report and each generator's
  * report sums its videos' rows of that one matching. Pure.
  */
-import { type MatchedComparisons, agreementOfMatched, matchComparisons, splitComparisons } from "./span-agreement";
+import { type MatchedComparisons, agreementOfMatched, splitComparisons } from "./span-agreement";
 import type { SpanAgreementInput, SpanAgreementOptions, SpanAgreementResult, SpanLabelAgreement } from "./types";
 
 export interface SpanGeneratorAgreement {
@@ -35,21 +35,6 @@ function lookedVideosByGenerator(
     counts.set(generator, (counts.get(generator) ?? 0) + 1);
   }
   return new Map([...counts].sort(([a], [b]) => byName(a, b)));
-}
-
-/**
- * The report over every video and the same over each generator's videos, generators in natural order (the videos
- * without one last), all from one matching. A video whose generator is not known (absent from `generatorOf`) counts as
- * naming none.
- */
-export function spanAgreementWithGenerators(
-  input: SpanAgreementInput,
-  generatorOf: ReadonlyMap<string, string | null>,
-  options: SpanAgreementOptions = {},
-): { whole: SpanAgreementResult; byGenerator: SpanGeneratorAgreement[] } {
-  const matched = matchComparisons(input);
-  const whole = agreementOfMatched(matched, options);
-  return { whole, byGenerator: byGeneratorOf(matched, input, generatorOf, options, whole) };
 }
 
 /**

@@ -13,9 +13,8 @@ import { makeUser } from "../../../testkit/testing/fixtures";
 import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
 import { WithheldError } from "../../visibility/withheld";
 import { taskSpanLabels } from "../span-labels";
-import { spanAgreementWithGenerators } from "./by-generator";
 import { projectSpanAgreement, spanAgreementReport } from "./load-span-agreement";
-import { loadSpanAgreementInput } from "../../../testkit/spans/span-agreement";
+import { loadSpanAgreementInput, spanAgreementWithGenerators } from "../../../testkit/spans/span-agreement";
 import { spanRevision, videosWrittenSince } from "./span-agreement-cache";
 
 const catalogue = builtInCatalogue();

@@ -274,11 +274,6 @@ export function comparisonsOfPairs(matched: MatchedPairs): MatchedComparisons {
   return { labels, raters, videoIds, leftOut, comparisons };
 }
 
-/** Matches every comparison of the input once (no bootstrap yet). */
-export function matchComparisons(input: SpanAgreementInput): MatchedComparisons {
-  return comparisonsOfPairs(matchPairs(input, markedLabels(input)));
-}
-
 /**
  * The matched comparisons split into parts: `partOf(videoId)` names each video's part (0 ≤ part < parts). Each part
  * holds every comparison's rows of its videos, in the same order, and its left-out videos: what matching that part's
