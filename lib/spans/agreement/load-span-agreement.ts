@@ -1,7 +1,8 @@
 /**
  * Span agreement of a project's task from PostgreSQL: every span of the scope that counts (never a page of them),
- * who looked at which video, and each video's frame count, matched (span-agreement.ts) and reported with each generator's part (by-generator.ts). Withheld whole (409
- * `withheld`) while the caller reviews any of the scope's videos blind, as the agreement report is.
+ * who looked at which video, and each video's frame count, matched (span-agreement.ts) and reported with each
+ * generator's part (by-generator.ts). Withheld whole (409 `withheld`) while the caller reviews any of the scope's
+ * videos blind, as the agreement report is.
  */
 import { z } from "zod";
 import type { PrismaClient } from "../../generated/prisma/client";
