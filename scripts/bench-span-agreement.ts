@@ -148,10 +148,9 @@ try {
   const warm: Timing[] = [];
   // Writes that change no span's content but mark their videos written: the next report matches them again.
   const spansOf = (videos: number) =>
-    prisma.$queryRawUnsafe<{ id: string }[]>(
-      `SELECT DISTINCT ON ("videoId") "id" FROM "span" WHERE "projectId" = $1 ORDER BY "videoId", "id" LIMIT ${videos}`,
-      seeded.projectId,
-    );
+    prisma.$queryRaw<{ id: string }[]>`
+      SELECT DISTINCT ON ("videoId") "id" FROM "span" WHERE "projectId" = ${seeded.projectId}
+      ORDER BY "videoId", "id" LIMIT ${videos}`;
   const [oneSpan] = await spansOf(1);
   const hundredSpans = (await spansOf(100)).map((s) => s.id);
   const touch = (ids: string[]) =>

@@ -357,8 +357,13 @@ const keptReports = new KeptReports<KeptReport>(4);
 function patchedFacts(kept: SpanFacts, written: ReadonlySet<string>, now: SpanFacts): SpanFacts | null {
   for (const author of now.kinds.keys()) if (!kept.kinds.has(author)) return null;
   for (const label of now.used) if (!kept.used.has(label)) return null;
-  const marked = new Map<string, Set<string>>();
+  const marked = new Map<string, ReadonlySet<string>>();
   for (const [author, videos] of kept.marked) {
+    // An author with no span on a written video, before or now, keeps the same videos: the kept set is never changed.
+    if (!now.marked.has(author) && ![...written].some((v) => videos.has(v))) {
+      marked.set(author, videos);
+      continue;
+    }
     const still = new Set([...videos].filter((v) => !written.has(v)));
     for (const video of now.marked.get(author) ?? []) still.add(video);
     if (still.size === 0) return null; // the author's last span went: no longer a rater by their spans

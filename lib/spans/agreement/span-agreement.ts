@@ -318,14 +318,13 @@ export function agreementOfMatched(
   const labels = matched.labels.length;
   const perLabel: SpanComparison[][] = matched.labels.map(() => []);
   // Comparisons over the same videos (most of them) share the order their videos are cut into blocks from.
-  let last: { videos: Int32Array; order: Int32Array } | null = null;
-  const shuffledFor = (videos: Int32Array) => (videoIds: readonly string[], s: number) => {
-    if (last && last.videos.length === videos.length && last.videos.every((v, i) => v === videos[i])) return last.order;
-    last = { videos, order: shuffledOrder(videoIds, s) };
-    return last.order;
+  let last: { videoIds: readonly string[]; order: Int32Array } | null = null;
+  const shuffled = (videoIds: readonly string[], s: number) => {
+    const same = last?.videoIds.length === videoIds.length && last.videoIds.every((id, i) => id === videoIds[i]);
+    if (!same) last = { videoIds, order: shuffledOrder(videoIds, s) };
+    return last!.order;
   };
   for (const { plan, pair } of matched.comparisons) {
-    const shuffled = shuffledFor(pair.videos);
     if (pair.videos.length === 0) continue;
     const videoIds = Array.from(pair.videos, (v) => matched.videoIds[v]!);
     const stats = bootstrapRows(pair.rows, videoIds, labels, plan.key, { iterations, confidence, seed, shuffled });
