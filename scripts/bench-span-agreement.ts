@@ -14,8 +14,9 @@
 // name is printed, and --reuse <name> times that database again without seeding, after applying pending migrations
 // (on DATABASE_URL's server: the embedded one is thrown away when the bench exits).
 //   npm run bench:span-agreement [-- --videos 50000 --spans 10 --runs 3 --keep --reuse <name>]
+import { execFile } from "node:child_process";
 import os from "node:os";
-import { parseArgs } from "node:util";
+import { parseArgs, promisify } from "node:util";
 
 const { values } = parseArgs({
   options: {
@@ -24,6 +25,8 @@ const { values } = parseArgs({
     runs: { type: "string", default: "3" },
     keep: { type: "boolean", default: false },
     reuse: { type: "string" },
+    // Internal: this process times one report as a new process's first request and prints it (JSON of ProcessJob).
+    "first-of-process": { type: "string" },
   },
 });
 const VIDEOS = Number(values.videos);
@@ -31,6 +34,47 @@ const SPANS = Number(values.spans);
 const RUNS = Math.max(1, Number(values.runs));
 const TARGET_MS = 2000;
 const FRAMES = 300;
+
+/** What a child process times: one report of the scope with `seed`, on the database at `url`, as `ownerId`. */
+interface ProcessJob {
+  url: string;
+  projectId: string;
+  runId: string;
+  ownerId: string;
+  seed: number;
+}
+
+const timed = async <T>(work: () => Promise<T> | T) => {
+  const start = performance.now();
+  const cpu = process.cpuUsage();
+  const result = await work();
+  const used = process.cpuUsage(cpu);
+  return { result, ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000 };
+};
+
+/** A new process's first report: nothing of the scope in memory, the stored snapshot read (span-agreement-snapshot.ts). */
+async function firstReportOfProcess(job: ProcessJob) {
+  process.env.DATABASE_URL = job.url;
+  (await import("../lib/app-context/app-context")).appContext();
+  const { prisma } = await import("../lib/db/prisma");
+  const { builtInCatalogue } = await import("../lib/task-modules/task-catalogue");
+  const { projectAccess } = await import("../lib/authz/permissions");
+  const { spanAgreementReport } = await import("../lib/spans/agreement/load-span-agreement");
+  const actor = { userId: job.ownerId, email: "owner@seed", name: "Owner", isAdmin: false };
+  // Also opens the database connection, which a running web process holds already.
+  const access = await projectAccess(prisma, actor, job.projectId, "export.read");
+  const query = { task: "hallucination", runId: job.runId };
+  const t = await timed(() => spanAgreementReport(prisma, access, query, builtInCatalogue(), { seed: job.seed }));
+  await t.result.stored;
+  const { how, keptIn, videosMatched } = t.result;
+  console.log(JSON.stringify({ ms: t.ms, cpuMs: t.cpuMs, how, keptIn, videosMatched }));
+  await prisma.$disconnect();
+}
+
+if (values["first-of-process"]) {
+  await firstReportOfProcess(JSON.parse(values["first-of-process"]) as ProcessJob);
+  process.exit(0);
+}
 
 const { createTestDatabase, startTestServer } = await import("../testkit/testing/test-database");
 const server = await startTestServer();
@@ -60,14 +104,6 @@ const loadAverage = () =>
     .map((load) => load.toFixed(2))
     .join(" ");
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const timed = async <T>(work: () => Promise<T> | T) => {
-  const start = performance.now();
-  const cpu = process.cpuUsage();
-  const result = await work();
-  const used = process.cpuUsage(cpu);
-  return { result, ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000 };
-};
-
 /** A deterministic uniform in [0, 1) from md5 of a key, as SQL. */
 const uniform = (key: string) => `(('x' || substr(md5(${key}), 1, 8))::bit(32)::bigint / 4294967296.0)`;
 
@@ -143,6 +179,9 @@ try {
   type Timing = { ms: number; cpuMs: number };
   const pure: Timing[] = [];
   const first: Timing[] = [];
+  const stores: Timing[] = [];
+  const processKept: Timing[] = [];
+  const processWrite: Timing[] = [];
   const oneWrite: Timing[] = [];
   const manyWrites: Timing[] = [];
   const warm: Timing[] = [];
@@ -156,19 +195,46 @@ try {
   const touch = (ids: string[]) =>
     prisma.$executeRaw`UPDATE "span" SET "endFrame" = "endFrame" WHERE "id" = ANY(${ids})`;
   const hows = new Set<string>();
+  const had = (how: string, keptIn: string | null, videosMatched: number) =>
+    hows.add(`${how}${keptIn ? ` from ${keptIn}` : ""} (${videosMatched.toLocaleString("en")} videos matched)`);
+  // Each report's snapshot is stored before the next is timed: the write is off the request, not off the machine.
   const report = async (timings: Timing[] | null, options: { seed?: number } = {}) => {
     const t = await timed(() => spanAgreementReport(prisma, access, query, catalogue, options));
-    hows.add(`${t.result.how} (${t.result.videosMatched.toLocaleString("en")} videos matched)`);
+    had(t.result.how, t.result.keptIn, t.result.videosMatched);
     timings?.push(t);
+    const store = await timed(() => t.result.stored);
+    if (timings === first) stores.push(store);
     return t.result;
+  };
+  // A new process's first report of the scope with `seed` (firstReportOfProcess), timed in that process.
+  const run = promisify(execFile);
+  const inNewProcess = async (timings: Timing[] | null, seed: number) => {
+    const job: ProcessJob = { url: database.url, ...seeded, seed };
+    const child = await run(process.execPath, [
+      ...process.execArgv,
+      process.argv[1]!,
+      "--first-of-process",
+      JSON.stringify(job),
+    ]);
+    const t = JSON.parse(child.stdout.trim().split("\n").at(-1)!) as Timing & {
+      how: string;
+      keptIn: string | null;
+      videosMatched: number;
+    };
+    had(t.how, t.keptIn, t.videosMatched);
+    timings?.push(t);
   };
   let summary = "";
   for (let i = 0; i <= RUNS; i++) {
     const warmUp = i === 0;
     const compute = await timed(() => spanAgreement(input));
     if (!warmUp) pure.push(compute);
-    // A seed never asked before: a scope with no kept report, as in a process's first request.
-    const afresh = await report(warmUp ? null : first, { seed: 1000 + i });
+    // A seed never asked before: a scope with no kept report, in memory or stored.
+    const seed = 1000 + i;
+    const afresh = await report(warmUp ? null : first, { seed });
+    await inNewProcess(warmUp ? null : processKept, seed);
+    await touch([oneSpan!.id]);
+    await inNewProcess(warmUp ? null : processWrite, seed);
     await report(null);
     await touch([oneSpan!.id]);
     await report(warmUp ? null : oneWrite);
@@ -182,13 +248,17 @@ try {
   }
   console.log(summary);
   console.log(`reports had: ${[...hows].join("; ")}`);
-  const line = (name: string, xs: Timing[]) => {
+  const line = (name: string, xs: Timing[], target = true) => {
     const ms = median(xs.map((x) => x.ms));
     const cpu = median(xs.map((x) => x.cpuMs));
-    return `  ${name.padEnd(28)} median ${ms.toFixed(0).padStart(6)} ms wall, ${cpu.toFixed(0).padStart(6)} ms CPU (runs: ${xs.map((x) => x.ms.toFixed(0)).join(", ")} ms)  ${ms < TARGET_MS ? "under" : "OVER"} the ${TARGET_MS / 1000} s target`;
+    const verdict = target ? `  ${ms < TARGET_MS ? "under" : "OVER"} the ${TARGET_MS / 1000} s target` : "";
+    return `  ${name.padEnd(34)} median ${ms.toFixed(0).padStart(6)} ms wall, ${cpu.toFixed(0).padStart(6)} ms CPU (runs: ${xs.map((x) => x.ms.toFixed(0)).join(", ")} ms)${verdict}`;
   };
   console.log(line("pure compute", pure));
-  console.log(line("first report (every span)", first));
+  console.log(line("first report of a scope (every span)", first));
+  console.log(line("  its snapshot stored (off the request)", stores, false));
+  console.log(line("a new process's first report", processKept));
+  console.log(line("  the same after a write to 1 video", processWrite));
   console.log(line("after a write to 1 video", oneWrite));
   console.log(line("after writes to 100 videos", manyWrites));
   console.log(line("nothing changed (kept)", warm));

@@ -22,6 +22,7 @@ import { byGeneratorOf, type SpanGeneratorAgreement } from "./by-generator";
 import { rematchVideos } from "./rematch";
 import { type MatchedPairs, agreementOfMatched, comparisonsOfPairs, markedLabels, matchPairs } from "./span-agreement";
 import { KeptReports, keptReportKey, spanRevision, videosWrittenSince } from "./span-agreement-cache";
+import { SnapshotWriter, readSnapshot } from "./span-agreement-snapshot";
 import type { SpanAgreementInput, SpanAgreementOptions, SpanAgreementResult, SpanRater, SpanRaterKind } from "./types";
 
 /** The query of the span agreement route and page: a task, optionally one judge run and one label. */
@@ -350,6 +351,9 @@ interface KeptReport {
  */
 const keptReports = new KeptReports<KeptReport>(4);
 
+/** Stores each new kept report for the next process (span-agreement-snapshot.ts). */
+const snapshots = new SnapshotWriter();
+
 /**
  * The kept facts with the written videos' own (`written`: what their spans say now), or null when the authors or the
  * labels they use changed: the raters and the rows' labels are then read afresh.
@@ -481,9 +485,19 @@ async function computed(request: ReportRequest): Promise<Computed> {
   };
 }
 
+/** How a report was had, beside itself. */
+export interface SpanAgreementReportRun extends Omit<Computed, "kept"> {
+  report: SpanAgreementReport;
+  /** Where the kept report it started from was: this process's memory, the database (a stored snapshot), none. */
+  keptIn: "process" | "database" | null;
+  /** Settles once a new kept report is stored for the next process (at once when none is new); never rejects. */
+  stored: Promise<void>;
+}
+
 /**
- * The span agreement report of a task, and how it was had: from the report kept for the same scope and options when
- * nothing it read changed, from it with the changed videos matched again when few did, else from every span.
+ * The span agreement report of a task, and how it was had: from the report kept for the same scope and options (in
+ * this process, else stored by an earlier one) when nothing it read changed, from it with the changed videos matched
+ * again when few did, else from every span. A new kept report is stored after the caller is answered.
  */
 export async function spanAgreementReport(
   prisma: PrismaClient,
@@ -491,21 +505,29 @@ export async function spanAgreementReport(
   query: Omit<SpanAgreementQuery, "format">,
   catalogue: SpanAgreementCatalogue,
   options: SpanAgreementOptions = {},
-): Promise<{ report: SpanAgreementReport } & Omit<Computed, "kept">> {
+): Promise<SpanAgreementReportRun> {
   const { actor, projectId } = access;
   const scope = await checkedScope(prisma, projectId, query);
   const key = keptReportKey(scope, query.label ?? null, options);
   // Read before the spans: a report is kept at a revision no later than its spans, so a write after it shows.
   const revision = await spanRevision(prisma, projectId);
   const request: ReportRequest = { prisma, actor, scope, query, catalogue, options, revision };
-  const kept = keptReports.get(key);
+  const inProcess = keptReports.get(key);
+  const kept = inProcess ?? (await readSnapshot<KeptReport>(prisma, { projectId, scope: key }));
   const done = (kept && (await fromKept(request, kept))) ?? (await computed(request));
   keptReports.set(key, done.kept);
+  // A report kept as it was, at the same revision, is stored already (or its write failed and is not tried again).
+  const stored =
+    done.how === "kept" && kept?.revision === revision
+      ? Promise.resolve()
+      : snapshots.save(prisma, { projectId, scope: key }, revision, done.kept);
   const { beside, result, byGenerator } = done.kept;
   return {
     report: { task: scope.task, runId: scope.runId, label: beside.label, ...result, byGenerator },
     how: done.how,
     videosMatched: done.videosMatched,
+    keptIn: !kept || done.how === "computed" ? null : inProcess ? "process" : "database",
+    stored,
   };
 }
 
