@@ -4,6 +4,8 @@
  * snapshot that cannot be read, or of another format, is computed afresh; two writers of one scope leave the later
  * revision; a project holds at most SNAPSHOTS_PER_PROJECT; a deleted project takes its snapshots along.
  */
+import v8 from "node:v8";
+import { gunzipSync } from "node:zlib";
 import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Actor } from "../../auth/actor";
 import { projectAccess } from "../../authz/permissions";
@@ -14,7 +16,14 @@ import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures
 import { taskSpanLabels } from "../span-labels";
 import { loadSpanAgreementInput, spanAgreementWithGenerators } from "../../../testkit/spans/span-agreement";
 import { keptReportKey } from "./span-agreement-cache";
-import { SNAPSHOTS_PER_PROJECT, SNAPSHOT_FORMAT, readSnapshot, writeSnapshot } from "./span-agreement-snapshot";
+import {
+  SNAPSHOTS_PER_PROJECT,
+  SNAPSHOT_FORMAT,
+  packed,
+  readSnapshot,
+  unpacked,
+  writeSnapshot,
+} from "./span-agreement-snapshot";
 
 const catalogue = builtInCatalogue();
 const label = taskSpanLabels(catalogue.findTask("hallucination")!)[0]!.id;
@@ -86,6 +95,34 @@ async function fresh() {
 const scopeKey = () => keptReportKey({ projectId, task: "hallucination", runId: null }, null, options);
 
 describe("stored span agreement reports", () => {
+  it("stores a value's Sets, Maps, strings and typed arrays as they are, each string once", async () => {
+    const value = {
+      revision: "12",
+      marked: new Map([
+        ["ann", new Set(["v1", "v2\nwith a newline"])],
+        ["bob", new Set<string>()],
+      ]),
+      frames: new Map([
+        ["v1", 30],
+        ["v2\nwith a newline", 60],
+      ]),
+      generators: new Map<string, string | null>([["v1", null]]),
+      ids: ["v1", "v2\nwith a newline"],
+      none: [] as string[],
+      mixed: new Set<unknown>(["v1", 2, { deep: new Set(["v1"]) }]),
+      byNumber: new Map([[1, ["x"]]]),
+      rows: { videos: Int32Array.of(0, 1), rows: Float64Array.of(0.5, NaN, -0) },
+      stats: { value: null, ci: undefined, label: "ann" },
+    };
+    const bytes = await packed(value);
+    expect(await unpacked(bytes)).toEqual(value);
+    // Each video id appears in five places of the value, and once in what is stored.
+    const stored = v8.deserialize(gunzipSync(bytes)) as { strings: string[] };
+    expect(stored.strings.filter((x) => x === "v1")).toHaveLength(1);
+    expect(stored.strings.filter((x) => x === "v2\nwith a newline")).toHaveLength(1);
+    expect(new Set(stored.strings).size).toBe(stored.strings.length);
+  });
+
   it("lets a new process answer from the stored report, and match only the videos written since", async () => {
     const first = await reportIn(await newProcess());
     expect(first).toMatchObject({ how: "computed", keptIn: null });
