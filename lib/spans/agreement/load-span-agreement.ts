@@ -123,11 +123,16 @@ function spanFacts(spans: readonly LoadedSpan[]): SpanFacts {
  * videos. A video looked at and left unmarked is agreement on "nothing here", not a missing rating.
  */
 async function coverage(prisma: PrismaClient, scope: Scope, facts: SpanFacts, judgesSayWhere: boolean) {
-  const byRater = new Map([...facts.marked].map(([author, videos]) => [author, new Set(videos)]));
+  // A rater's marked videos are its set as long as nothing adds to them (a report compares kept sets by identity
+  // first): copied on the first video they lack.
+  const byRater = new Map<string, ReadonlySet<string>>(facts.marked);
+  const own = new Set<string>();
   const add = (rater: string, videoId: string) => {
-    let videos = byRater.get(rater);
-    if (!videos) byRater.set(rater, (videos = new Set()));
-    videos.add(videoId);
+    const videos = byRater.get(rater);
+    if (videos?.has(videoId)) return;
+    if (videos && own.has(rater)) return void (videos as Set<string>).add(videoId);
+    own.add(rater);
+    byRater.set(rater, new Set(videos).add(videoId));
   };
   const authors = [...byRater.keys()];
   // Per rater one row of its videos joined by newlines (an id never holds one): 150,000 rows cost more to build.
@@ -290,7 +295,9 @@ async function inputBesideSpans(
   const judgesSayWhere = !pipelines || (Object.hasOwn(pipelines, scope.task) && !!pipelines[scope.task]?.judgeSpans);
   const covered = await coverage(prisma, scope, facts, judgesSayWhere);
   const authors = raterKinds(facts, covered.keys());
-  const videoIds = [...new Set([...covered.values()].flatMap((videos) => [...videos]))];
+  const looked = new Set<string>();
+  for (const videos of covered.values()) for (const video of videos) looked.add(video);
+  const videoIds = [...looked];
   const blind = await blindVideoIdsFor(prisma, actor.userId);
   if (blind.size > 0) {
     const held = videoIds.filter((v) => blind.has(v));
@@ -396,6 +403,7 @@ function changedBesideSpans(kept: InputBesideSpans, now: InputBesideSpans): Set<
   const none = new Set<string>();
   for (const rater of new Set([...kept.base.coverage.keys(), ...now.base.coverage.keys()])) {
     const [before, after] = [kept.base.coverage.get(rater) ?? none, now.base.coverage.get(rater) ?? none];
+    if (before === after) continue;
     for (const video of after) if (!before.has(video)) changed.add(video);
     for (const video of before) if (!after.has(video)) changed.add(video);
   }

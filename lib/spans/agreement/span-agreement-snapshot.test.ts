@@ -116,6 +116,16 @@ describe("stored span agreement reports", () => {
     };
     const bytes = await packed(value);
     expect(await unpacked(bytes)).toEqual(value);
+    // One Set held in two places is one Set again.
+    const shared = new Set(["v1"]);
+    const back = (await unpacked(
+      await packed({ marked: new Map([["ann", shared]]), coverage: new Map([["ann", shared]]) }),
+    )) as {
+      marked: Map<string, Set<string>>;
+      coverage: Map<string, Set<string>>;
+    };
+    expect(back.coverage.get("ann")).toEqual(shared);
+    expect(back.coverage.get("ann")).toBe(back.marked.get("ann"));
     // Each video id appears in five places of the value, and once in what is stored.
     const stored = v8.deserialize(gunzipSync(bytes)) as { strings: string[] };
     expect(stored.strings.filter((x) => x === "v1")).toHaveLength(1);

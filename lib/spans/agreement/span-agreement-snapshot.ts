@@ -44,10 +44,12 @@ const allStrings = (values: Iterable<unknown>) => {
 };
 
 /**
- * `value` with every Set of strings, Map keyed by strings and array of strings (at any depth of plain objects,
- * arrays, Maps and Sets) as indices into `strings`, which holds each string once.
+ * `root` with every Set of strings, Map keyed by strings and array of strings (at any depth of plain objects, arrays,
+ * Maps and Sets, which hold no cycle) as indices into `strings`, which holds each string once. An object met twice is
+ * encoded once, so it is one object again once restored (the report compares some Sets by identity first).
  */
-function interned(value: unknown, strings: Map<string, number>): unknown {
+function interned(root: unknown, strings: Map<string, number>): unknown {
+  const seen = new Map<object, unknown>();
   const at = (items: Iterable<string>, size: number) => {
     const out = new Int32Array(size);
     let i = 0;
@@ -58,36 +60,43 @@ function interned(value: unknown, strings: Map<string, number>): unknown {
     }
     return out;
   };
-  if (value instanceof Set) {
-    if (allStrings(value)) return { [TAG]: "set", at: at(value, value.size) } satisfies Interned;
-    return new Set(Array.from(value, (v) => interned(v, strings)));
-  }
-  if (value instanceof Map) {
-    if (allStrings(value.keys()))
-      return {
-        [TAG]: "map",
-        keys: at(value.keys(), value.size),
-        values: Array.from(value.values(), (v) => interned(v, strings)),
-      } satisfies Interned;
-    return new Map(Array.from(value, ([k, v]) => [interned(k, strings), interned(v, strings)]));
-  }
-  if (Array.isArray(value)) {
-    if (value.length > 0 && allStrings(value))
-      return { [TAG]: "strings", at: at(value, value.length) } satisfies Interned;
-    return value.map((v) => interned(v, strings));
-  }
-  if (value !== null && typeof value === "object" && !ArrayBuffer.isView(value))
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, interned(v, strings)]));
-  return value;
+  const encodedObject = (value: object): unknown => {
+    if (value instanceof Set) {
+      if (allStrings(value)) return { [TAG]: "set", at: at(value, value.size) } satisfies Interned;
+      return new Set(Array.from(value, encoded));
+    }
+    if (value instanceof Map) {
+      if (allStrings(value.keys()))
+        return {
+          [TAG]: "map",
+          keys: at(value.keys(), value.size),
+          values: Array.from(value.values(), encoded),
+        } satisfies Interned;
+      return new Map(Array.from(value, ([k, v]) => [encoded(k), encoded(v)]));
+    }
+    if (Array.isArray(value)) {
+      if (value.length > 0 && allStrings(value))
+        return { [TAG]: "strings", at: at(value, value.length) } satisfies Interned;
+      return value.map(encoded);
+    }
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, encoded(v)]));
+  };
+  const encoded = (value: unknown): unknown => {
+    if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return value;
+    if (!seen.has(value)) seen.set(value, encodedObject(value));
+    return seen.get(value);
+  };
+  return encoded(root);
 }
 
-/** What `interned` encoded, its strings back in place. */
-function restored(value: unknown, strings: readonly string[]): unknown {
-  if (value instanceof Set) return new Set(Array.from(value, (v) => restored(v, strings)));
-  if (value instanceof Map) return new Map(Array.from(value, ([k, v]) => [restored(k, strings), restored(v, strings)]));
-  if (Array.isArray(value)) return value.map((v) => restored(v, strings));
-  if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return value;
-  if (Object.hasOwn(value, TAG)) {
+/** What `interned` encoded, its strings back in place, each object encoded once restored once. */
+function restored(root: unknown, strings: readonly string[]): unknown {
+  const seen = new Map<object, unknown>();
+  const restoredObject = (value: object): unknown => {
+    if (value instanceof Set) return new Set(Array.from(value, restore));
+    if (value instanceof Map) return new Map(Array.from(value, ([k, v]) => [restore(k), restore(v)]));
+    if (Array.isArray(value)) return value.map(restore);
+    if (!Object.hasOwn(value, TAG)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, restore(v)]));
     const encoded = value as Interned;
     if (encoded[TAG] === "set") {
       const set = new Set<string>();
@@ -96,10 +105,15 @@ function restored(value: unknown, strings: readonly string[]): unknown {
     }
     if (encoded[TAG] === "strings") return Array.from(encoded.at, (i) => strings[i]!);
     const map = new Map<string, unknown>();
-    encoded.keys.forEach((k, i) => map.set(strings[k]!, restored(encoded.values[i], strings)));
+    encoded.keys.forEach((k, i) => map.set(strings[k]!, restore(encoded.values[i])));
     return map;
-  }
-  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, restored(v, strings)]));
+  };
+  const restore = (value: unknown): unknown => {
+    if (value === null || typeof value !== "object" || ArrayBuffer.isView(value)) return value;
+    if (!seen.has(value)) seen.set(value, restoredObject(value));
+    return seen.get(value);
+  };
+  return restore(root);
 }
 
 /** A value as stored: interned, v8-serialized, gzip-compressed on libuv's threads (not the event loop's). */
