@@ -5,7 +5,10 @@
 // labels: the raters mark the same 10 stretches, each end moved by up to 3 frames), then times
 //   - the pure computation (spanAgreement on the loaded input: matching, frames, 1,000 bootstrap resamples), and
 //   - what GET /api/v1/projects/:id/agreement/spans runs (spanAgreementReport), with loading:
-//     - the first report of a scope (as in a process's first request: every span read and matched),
+//     - the first report of a scope (nothing kept in memory or stored: every span read and matched), and how long
+//       storing its snapshot takes after the answer,
+//     - a new process's first report of that scope (a child process, the same script with --first-of-process, times
+//       its one request): from the stored report with nothing changed, and after a write to one video,
 //     - after a write to one video's span, and after writes to 100 videos' (a write that changes nothing but marks
 //       the videos written: those are read and matched again),
 //     - nothing changed (the kept report answers after the other inputs are read and compared),

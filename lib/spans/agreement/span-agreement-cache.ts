@@ -6,7 +6,8 @@
  * written since a kept report are those above its revision. Every other input (labels, raters and their names, who
  * looked at which video, frame counts, generators) is read afresh on each request and compared with the kept one, so
  * a kept report is never served stale (load-span-agreement.ts). Nothing in it depends on who asks: access and blind
- * review are checked on each request before it is served.
+ * review are checked on each request before it is served. Each new kept report is also stored for the next process
+ * (span-agreement-snapshot.ts).
  */
 import type { PrismaClient } from "../../generated/prisma/client";
 import { directRows } from "../../db/direct-sql";
