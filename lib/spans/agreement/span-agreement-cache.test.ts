@@ -8,18 +8,20 @@ import type { Actor } from "../../auth/actor";
 import { projectAccess } from "../../authz/permissions";
 import { prisma } from "../../db/prisma";
 import { seedFinishedRun } from "../../../testkit/tasks/hallucination/agreement-fixtures";
-import { builtInCatalogue } from "../../task-modules/task-catalogue";
 import { makeUser } from "../../../testkit/testing/fixtures";
 import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
 import { WithheldError } from "../../visibility/withheld";
 import { taskSpanLabels } from "../span-labels";
 import { projectSpanAgreement, spanAgreementReport } from "./load-span-agreement";
-import { loadSpanAgreementInput, spanAgreementWithGenerators } from "../../../testkit/spans/span-agreement";
+import {
+  catalogue,
+  freshReport,
+  keptReportProject,
+  query,
+  spanRowIn,
+} from "../../../testkit/spans/kept-report-project";
 import { spanRevision, videosWrittenSince } from "./span-agreement-cache";
 
-const catalogue = builtInCatalogue();
-const label = taskSpanLabels(catalogue.findTask("hallucination")!)[0]!.id;
-const query = { task: "hallucination" };
 const options = { iterations: 50 };
 
 let owner: Actor;
@@ -35,34 +37,10 @@ const spanRow = (
   startFrame: number,
   endFrame: number,
   extra: { projectId?: string; label?: string } = {},
-) => {
-  const judge = typeof author === "string";
-  return {
-    projectId: extra.projectId ?? projectId,
-    videoId,
-    task: "hallucination",
-    label: extra.label ?? label,
-    startFrame,
-    endFrame,
-    startS: startFrame / 10,
-    endS: (endFrame + 1) / 10,
-    authorKind: judge ? ("judge" as const) : ("reviewer" as const),
-    authorId: judge ? `run:${author}` : author.userId,
-    runId: judge ? author : null,
-  };
-};
+) => spanRowIn(extra.projectId ?? projectId, videoId, author, startFrame, endFrame, extra);
 
 beforeAll(async () => {
-  [owner, ann, bob] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
-    videoCount: 3,
-    keyFrames: 1,
-    name: "Kept span agreement",
-  }));
-  for (const actor of [ann, bob])
-    await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role: "reviewer" } });
-  for (const [i, videoId] of videoIds.entries())
-    await prisma.video.update({ where: { id: videoId }, data: { frameCount: 30, model: i < 2 ? "Sora" : "Kling" } });
+  ({ owner, ann, bob, projectId, videoIds } = await keptReportProject(prisma, "Kept span agreement"));
   const seeded = { scores: () => [], outcome: () => ({ verdict: false, overall: 90 }) };
   runId = (await seedFinishedRun(prisma, owner, projectId, videoIds, seeded)).runId;
   const [v0, v1, v2] = videoIds as [string, string, string];
@@ -80,16 +58,7 @@ beforeAll(async () => {
 });
 
 /** The report computed afresh from the database, with nothing kept. */
-async function fresh(actor: Actor, project = projectId) {
-  const { input, generators } = await loadSpanAgreementInput(
-    prisma,
-    await projectAccess(prisma, actor, project, "export.read"),
-    query,
-    catalogue,
-  );
-  const { whole, byGenerator } = spanAgreementWithGenerators(input, generators, options);
-  return { task: "hallucination", runId: null, label: null, ...whole, byGenerator };
-}
+const fresh = (actor: Actor, project = projectId) => freshReport(prisma, actor, project, options);
 
 const report = async (actor: Actor = owner) =>
   projectSpanAgreement(prisma, await projectAccess(prisma, actor, projectId, "export.read"), query, catalogue, options);

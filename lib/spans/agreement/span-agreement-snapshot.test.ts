@@ -10,11 +10,14 @@ import { beforeAll, describe, expect, it, vi } from "vitest";
 import type { Actor } from "../../auth/actor";
 import { projectAccess } from "../../authz/permissions";
 import { prisma } from "../../db/prisma";
-import { builtInCatalogue } from "../../task-modules/task-catalogue";
-import { makeUser } from "../../../testkit/testing/fixtures";
 import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
-import { taskSpanLabels } from "../span-labels";
-import { loadSpanAgreementInput, spanAgreementWithGenerators } from "../../../testkit/spans/span-agreement";
+import {
+  catalogue,
+  freshReport,
+  keptReportProject,
+  query,
+  spanRowIn,
+} from "../../../testkit/spans/kept-report-project";
 import { keptReportKey } from "./span-agreement-cache";
 import {
   SNAPSHOTS_PER_PROJECT,
@@ -25,50 +28,25 @@ import {
   writeSnapshot,
 } from "./span-agreement-snapshot";
 
-const catalogue = builtInCatalogue();
-const label = taskSpanLabels(catalogue.findTask("hallucination")!)[0]!.id;
-const query = { task: "hallucination" };
 const options = { iterations: 50 };
 
 let owner: Actor;
-let ann: Actor;
 let bob: Actor;
 let projectId: string;
 let videoIds: string[];
 
-const spanRow = (videoId: string, author: Actor, startFrame: number, endFrame: number) => ({
-  projectId,
-  videoId,
-  task: "hallucination",
-  label,
-  startFrame,
-  endFrame,
-  startS: startFrame / 10,
-  endS: (endFrame + 1) / 10,
-  authorKind: "reviewer" as const,
-  authorId: author.userId,
-});
-
 beforeAll(async () => {
-  [owner, ann, bob] = await Promise.all([makeUser(), makeUser(), makeUser()]);
-  ({ projectId, videoIds } = await projectWithFramedVideos(prisma, owner, {
-    videoCount: 3,
-    keyFrames: 1,
-    name: "Stored span agreement",
-  }));
-  for (const actor of [ann, bob])
-    await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role: "reviewer" } });
-  for (const [i, videoId] of videoIds.entries())
-    await prisma.video.update({ where: { id: videoId }, data: { frameCount: 30, model: i < 2 ? "Sora" : "Kling" } });
+  let ann: Actor;
+  ({ owner, ann, bob, projectId, videoIds } = await keptReportProject(prisma, "Stored span agreement"));
   const [v0, v1, v2] = videoIds as [string, string, string];
   await prisma.span.createMany({
     data: [
-      spanRow(v0, ann, 0, 9),
-      spanRow(v1, ann, 10, 19),
-      spanRow(v2, ann, 0, 4),
-      spanRow(v0, bob, 0, 9),
-      spanRow(v1, bob, 12, 19),
-      spanRow(v2, bob, 20, 24),
+      spanRowIn(projectId, v0, ann, 0, 9),
+      spanRowIn(projectId, v1, ann, 10, 19),
+      spanRowIn(projectId, v2, ann, 0, 4),
+      spanRowIn(projectId, v0, bob, 0, 9),
+      spanRowIn(projectId, v1, bob, 12, 19),
+      spanRowIn(projectId, v2, bob, 20, 24),
     ],
   });
 });
@@ -85,12 +63,7 @@ async function reportIn(loader: Awaited<ReturnType<typeof newProcess>>, project 
 }
 
 /** The report computed afresh from the database, with nothing kept. */
-async function fresh() {
-  const access = await projectAccess(prisma, owner, projectId, "export.read");
-  const { input, generators } = await loadSpanAgreementInput(prisma, access, query, catalogue);
-  const { whole, byGenerator } = spanAgreementWithGenerators(input, generators, options);
-  return { task: "hallucination", runId: null, label: null, ...whole, byGenerator };
-}
+const fresh = () => freshReport(prisma, owner, projectId, options);
 
 const scopeKey = () => keptReportKey({ projectId, task: "hallucination", runId: null }, null, options);
 
