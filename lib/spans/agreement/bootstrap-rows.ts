@@ -52,19 +52,81 @@ function transposed(rows: Float64Array, units: number, width: number): Float64Ar
 }
 
 /**
- * `sums[j]` = Σ counts[u] · columns[j · units + u] over the drawn units u = drawn[0..n−1] (ascending), each sum from
- * 0 in that order, for the columns j in `live`; eight columns at a time, so eight independent additions are in flight.
- * The other columns are zero in every unit, and so is their sum.
+ * Every resample's drawn units, ascending, and how many times each was drawn: resample b holds positions
+ * [offsets[b], offsets[b + 1]) of `drawn` and `counts`.
+ */
+interface Draws {
+  offsets: Int32Array;
+  drawn: Int32Array;
+  /** At most `units` (at most MAX_RESAMPLED_UNITS), so 16 bits hold any. */
+  counts: Uint16Array;
+}
+
+/**
+ * The draws of a comparison: they depend on the seed, its key, its units and the iterations alone, so the whole
+ * report and each generator's (1,000 units each past 1,000 videos), and the next request's, draw the same. Drawing
+ * them is a quarter of a bootstrap's time; the last DRAWS_KEPT are kept (some 4 MB each at 1,000 units).
+ */
+const DRAWS_KEPT = 12;
+const keptDraws = new Map<string, Draws>();
+
+function drawsOf(seed: number, key: string, units: number, iterations: number): Draws {
+  const cacheKey = JSON.stringify([seed, key, units, iterations]);
+  const kept = keptDraws.get(cacheKey);
+  if (kept) {
+    keptDraws.delete(cacheKey);
+    keptDraws.set(cacheKey, kept);
+    return kept;
+  }
+  const draw = resampler(streamSeed(seed, key));
+  const sample = new Int32Array(units);
+  const counted = new Int32Array(units);
+  const offsets = new Int32Array(iterations + 1);
+  let drawn = new Int32Array(Math.max(1, iterations * Math.min(units, 700)));
+  let counts = new Uint16Array(drawn.length);
+  let at = 0;
+  for (let b = 0; b < iterations; b++) {
+    draw(sample, units);
+    counted.fill(0);
+    for (let i = 0; i < units; i++) counted[sample[i]!]!++;
+    if (at + units > drawn.length) {
+      const grown = Math.max(drawn.length * 2, at + units);
+      drawn = copiedInto(new Int32Array(grown), drawn, at);
+      counts = copiedInto(new Uint16Array(grown), counts, at);
+    }
+    for (let u = 0; u < units; u++) {
+      if (counted[u] === 0) continue;
+      drawn[at] = u;
+      counts[at++] = counted[u]!;
+    }
+    offsets[b + 1] = at;
+  }
+  const draws = { offsets, drawn: drawn.slice(0, at), counts: counts.slice(0, at) };
+  keptDraws.set(cacheKey, draws);
+  while (keptDraws.size > DRAWS_KEPT) keptDraws.delete(keptDraws.keys().next().value!);
+  return draws;
+}
+
+function copiedInto<T extends Int32Array | Uint16Array>(target: T, source: T, length: number): T {
+  target.set(source.subarray(0, length));
+  return target;
+}
+
+/**
+ * `sums[j]` = Σ counts[i] · columns[j · units + drawn[i]] over i = from..to−1 (the drawn units ascending, each drawn
+ * counts[i] times), each sum from 0 in that order, for the columns j in `live`; eight columns at a time, so eight
+ * independent additions are in flight. The other columns are zero in every unit, and so is their sum.
  */
 function weightedColumnSums(
   columns: Float64Array,
   units: number,
   live: Int32Array,
-  drawn: Int32Array,
-  n: number,
-  counts: Float64Array,
+  draws: Draws,
+  from: number,
+  to: number,
   sums: Float64Array,
 ): void {
+  const { drawn, counts } = draws;
   let g = 0;
   for (; g + 8 <= live.length; g += 8) {
     const b0 = live[g]! * units;
@@ -83,9 +145,9 @@ function weightedColumnSums(
     let s5 = 0;
     let s6 = 0;
     let s7 = 0;
-    for (let i = 0; i < n; i++) {
+    for (let i = from; i < to; i++) {
       const u = drawn[i]!;
-      const c = counts[u]!;
+      const c = counts[i]!;
       s0 += c * columns[b0 + u]!;
       s1 += c * columns[b1 + u]!;
       s2 += c * columns[b2 + u]!;
@@ -108,7 +170,7 @@ function weightedColumnSums(
   for (; g < live.length; g++) {
     const base = live[g]! * units;
     let sum = 0;
-    for (let i = 0; i < n; i++) sum += counts[drawn[i]!]! * columns[base + drawn[i]!]!;
+    for (let i = from; i < to; i++) sum += counts[i]! * columns[base + drawn[i]!]!;
     sums[live[g]!] = sum;
   }
 }
@@ -170,23 +232,15 @@ export function bootstrapRows(
   const unitRows = order ? blockRows(rows, order, width, units) : rows;
   // replicates[(label * STAT_COUNT + stat) * iterations + b]: each statistic's resamples side by side.
   const replicates = new Float64Array(labels * STAT_COUNT * iterations);
-  const draw = resampler(streamSeed(options.seed, key));
-  const sample = new Int32Array(units);
-  const counts = new Float64Array(units);
-  const drawn = new Int32Array(units);
+  const draws = drawsOf(options.seed, key, units, iterations);
   const columns = transposed(unitRows, units, width);
   const live = liveColumns(columns, units, width);
   const stats = new Float64Array(STAT_COUNT);
   const sums = new Float64Array(width);
   for (let b = 0; b < iterations; b++) {
-    draw(sample, units);
-    counts.fill(0);
-    for (let i = 0; i < units; i++) counts[sample[i]!]!++;
-    let n = 0;
-    for (let u = 0; u < units; u++) if (counts[u] !== 0) drawn[n++] = u;
     // A weighted sum of the rows (a unit drawn c times counts c times), each column summed over the drawn units in
     // unit order: the same additions in the same order as row by row, with the column's sum held in a register.
-    weightedColumnSums(columns, units, live, drawn, n, counts, sums);
+    weightedColumnSums(columns, units, live, draws, draws.offsets[b]!, draws.offsets[b + 1]!, sums);
     for (let k = 0; k < labels; k++) {
       statsOfSums(sums, k * STRIDE, stats, 0);
       for (let s = 0; s < STAT_COUNT; s++) replicates[(k * STAT_COUNT + s) * iterations + b] = stats[s]!;
