@@ -13,6 +13,7 @@
  * every video is its own unit.
  */
 import { percentileInterval, resampler, streamSeed } from "../../stats/bootstrap";
+import { LastKept } from "./last-kept";
 import { STAT_COUNT, STRIDE, statsOfSums } from "./video-stats";
 
 export interface RowStats {
@@ -65,35 +66,26 @@ interface Draws {
 /**
  * The draws of a comparison: they depend on the seed, its key, its units and the iterations alone, so the whole
  * report and each generator's (1,000 units each past 1,000 videos), and the next request's, draw the same. Drawing
- * them is a quarter of a bootstrap's time; the last DRAWS_KEPT are kept (some 4 MB each at 1,000 units).
+ * them is a quarter of a bootstrap's time; the last 12 are kept (some 4 MB each at 1,000 units).
  */
-const DRAWS_KEPT = 12;
-const keptDraws = new Map<string, Draws>();
+const keptDraws = new LastKept<Draws>(12);
 
 function drawsOf(seed: number, key: string, units: number, iterations: number): Draws {
   const cacheKey = JSON.stringify([seed, key, units, iterations]);
   const kept = keptDraws.get(cacheKey);
-  if (kept) {
-    keptDraws.delete(cacheKey);
-    keptDraws.set(cacheKey, kept);
-    return kept;
-  }
+  if (kept) return kept;
   const draw = resampler(streamSeed(seed, key));
   const sample = new Int32Array(units);
   const counted = new Int32Array(units);
   const offsets = new Int32Array(iterations + 1);
-  let drawn = new Int32Array(Math.max(1, iterations * Math.min(units, 700)));
-  let counts = new Uint16Array(drawn.length);
+  // Room for every unit in every resample; about 63% of them are drawn, and what is is kept in copies of that size.
+  const drawn = new Int32Array(iterations * units);
+  const counts = new Uint16Array(iterations * units);
   let at = 0;
   for (let b = 0; b < iterations; b++) {
     draw(sample, units);
     counted.fill(0);
     for (let i = 0; i < units; i++) counted[sample[i]!]!++;
-    if (at + units > drawn.length) {
-      const grown = Math.max(drawn.length * 2, at + units);
-      drawn = copiedInto(new Int32Array(grown), drawn, at);
-      counts = copiedInto(new Uint16Array(grown), counts, at);
-    }
     for (let u = 0; u < units; u++) {
       if (counted[u] === 0) continue;
       drawn[at] = u;
@@ -103,13 +95,7 @@ function drawsOf(seed: number, key: string, units: number, iterations: number): 
   }
   const draws = { offsets, drawn: drawn.slice(0, at), counts: counts.slice(0, at) };
   keptDraws.set(cacheKey, draws);
-  while (keptDraws.size > DRAWS_KEPT) keptDraws.delete(keptDraws.keys().next().value!);
   return draws;
-}
-
-function copiedInto<T extends Int32Array | Uint16Array>(target: T, source: T, length: number): T {
-  target.set(source.subarray(0, length));
-  return target;
 }
 
 /**

@@ -21,7 +21,8 @@ import { decodeSpanGroups, type LoadedSpan, type SpanGroup } from "./span-groups
 import { byGeneratorOf, type SpanGeneratorAgreement } from "./by-generator";
 import { rematchVideos } from "./rematch";
 import { type MatchedPairs, agreementOfMatched, comparisonsOfPairs, markedLabels, matchPairs } from "./span-agreement";
-import { KeptReports, keptReportKey, spanRevision, videosWrittenSince } from "./span-agreement-cache";
+import { LastKept } from "./last-kept";
+import { keptReportKey, spanRevision, videosWrittenSince } from "./span-agreement-cache";
 import { SnapshotWriter, readSnapshot } from "./span-agreement-snapshot";
 import type { SpanAgreementInput, SpanAgreementOptions, SpanAgreementResult, SpanRater, SpanRaterKind } from "./types";
 
@@ -356,7 +357,7 @@ interface KeptReport {
  * A few scopes' last reports. Each holds its matching, for 50,000 videos and three pairs of raters some 50 MB of
  * rows, and who looked at which video: four scopes at most.
  */
-const keptReports = new KeptReports<KeptReport>(4);
+const keptReports = new LastKept<KeptReport>(4);
 
 /** Stores each new kept report for the next process (span-agreement-snapshot.ts). */
 const snapshots = new SnapshotWriter();

@@ -43,25 +43,3 @@ export function keptReportKey(
     options.confidence ?? null,
   ]);
 }
-
-/** The last `limit` values set, by key; a value read moves to the back. */
-export class KeptReports<T> {
-  private readonly entries = new Map<string, T>();
-
-  constructor(private readonly limit: number) {}
-
-  get(key: string): T | undefined {
-    const value = this.entries.get(key);
-    if (value !== undefined) {
-      this.entries.delete(key);
-      this.entries.set(key, value);
-    }
-    return value;
-  }
-
-  set(key: string, value: T): void {
-    this.entries.delete(key);
-    this.entries.set(key, value);
-    while (this.entries.size > this.limit) this.entries.delete(this.entries.keys().next().value!);
-  }
-}
