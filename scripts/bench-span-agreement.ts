@@ -12,6 +12,8 @@
 //     - after a write to one video's span, and after writes to 100 videos' (a write that changes nothing but marks
 //       the videos written: those are read and matched again),
 //     - nothing changed (the kept report answers after the other inputs are read and compared),
+//     - the span agreement keeper's pass (what a worker runs every half minute, off any request: it computes and stores
+//       the task's report and the run's), and a new process's first report of the run's scope after it,
 // one warm-up and --runs timed calls each (median), with how each report was had, the machine's load average before
 // and after, against the 2 s target. Numbers only, no assertions. The database is dropped at the end, unless --keep: then it stays and its
 // name is printed, and --reuse <name> times that database again without seeding, after applying pending migrations
@@ -99,6 +101,7 @@ const { builtInCatalogue } = await import("../lib/task-modules/task-catalogue");
 const { projectAccess } = await import("../lib/authz/permissions");
 const { taskSpanLabels } = await import("../lib/spans/span-labels");
 const { spanAgreementReport } = await import("../lib/spans/agreement/load-span-agreement");
+const { SpanAgreementKeeper } = await import("../lib/spans/agreement/span-agreement-keeper");
 const { loadSpanAgreementInput, spanAgreement } = await import("../testkit/spans/span-agreement");
 
 const loadAverage = () =>
@@ -190,6 +193,8 @@ try {
   const oneWrite: Timing[] = [];
   const manyWrites: Timing[] = [];
   const warm: Timing[] = [];
+  const keeperPasses: Timing[] = [];
+  const afterKeeper: Timing[] = [];
   // Writes that change no span's content but mark their videos written: the next report matches them again.
   const spansOf = (videos: number) =>
     prisma.$queryRaw<{ id: string }[]>`
@@ -246,6 +251,16 @@ try {
     await touch(hundredSpans);
     await report(warmUp ? null : manyWrites);
     await report(warmUp ? null : warm);
+    // The keeper with another seed never asked before: its scopes have no stored report until its pass.
+    const keeper = new SpanAgreementKeeper({
+      prisma,
+      catalogueOf: async () => catalogue,
+      options: { seed: seed + 1000 },
+    });
+    const pass = await timed(() => keeper.pass());
+    for (const kept of pass.result) hows.add(`keeper: ${kept.runId ? "the run" : "the task"} ${String(kept.outcome)}`);
+    if (!warmUp) keeperPasses.push(pass);
+    await inNewProcess(warmUp ? null : afterKeeper, seed + 1000);
     if (warmUp) {
       const comparisons = afresh.report.labels.flatMap((l) => l.comparisons);
       summary = `${afresh.report.labels.length} labels × ${comparisons.length / afresh.report.labels.length} comparisons; e.g. ${comparisons[0]!.key}: F1 at 0.5 = ${comparisons[0]!.thresholds[2]!.f1.value?.toFixed(3)} [${comparisons[0]!.thresholds[2]!.f1.ci?.map((x) => x.toFixed(3)).join(", ")}]`;
@@ -257,7 +272,7 @@ try {
     const ms = median(xs.map((x) => x.ms));
     const cpu = median(xs.map((x) => x.cpuMs));
     const verdict = target ? `  ${ms < TARGET_MS ? "under" : "OVER"} the ${TARGET_MS / 1000} s target` : "";
-    return `  ${name.padEnd(34)} median ${ms.toFixed(0).padStart(6)} ms wall, ${cpu.toFixed(0).padStart(6)} ms CPU (runs: ${xs.map((x) => x.ms.toFixed(0)).join(", ")} ms)${verdict}`;
+    return `  ${name.padEnd(42)} median ${ms.toFixed(0).padStart(6)} ms wall, ${cpu.toFixed(0).padStart(6)} ms CPU (runs: ${xs.map((x) => x.ms.toFixed(0)).join(", ")} ms)${verdict}`;
   };
   console.log(line("pure compute", pure));
   console.log(line("first report of a scope (every span)", first));
@@ -267,6 +282,8 @@ try {
   console.log(line("after a write to 1 video", oneWrite));
   console.log(line("after writes to 100 videos", manyWrites));
   console.log(line("nothing changed (kept)", warm));
+  console.log(line("the keeper's pass (a worker's, 2 scopes)", keeperPasses, false));
+  console.log(line("a new process's first report after it", afterKeeper));
   console.log(`load average after: ${loadAverage()}`);
 } finally {
   await prisma.$disconnect();

@@ -1,7 +1,7 @@
 /**
  * What a worker process runs (scripts/worker.ts), on the process's one job queue (lib/jobs/job-boss.ts): judging,
- * batch checks, alignments, frame times, deletions with their storage sweeps, and webhook deliveries. Returns the stop that
- * hands back unfinished jobs and stops the queue.
+ * batch checks, alignments, frame times, deletions with their storage sweeps, webhook deliveries, and the span agreement
+ * keeper. Returns the stop that hands back unfinished jobs and stops the queue.
  */
 import { startAlignmentWorker } from "../../lib/alignment/alignment-queue";
 import { prisma } from "../../lib/db/prisma";
@@ -13,6 +13,8 @@ import { JUDGE_QUEUES, startBatchWorker, startJudgeWorker } from "../../lib/judg
 import { PAIRWISE_QUEUES, startPairwiseWorker } from "../../lib/pairwise/judge/pairwise-queue";
 import { log } from "../../lib/observability/logger";
 import { startFrameTimesWorker } from "../../lib/videos/frame-times-jobs";
+import { startSpanAgreementKeeper } from "../../lib/spans/agreement/span-agreement-keeper";
+import { catalogFor } from "../../lib/task-modules/task-catalogue";
 import { getStorage } from "../../lib/storage/storage";
 import { startWebhookDelivery } from "../../lib/webhooks/deliver";
 import { resendPendingDeliveries } from "../../lib/webhooks/webhook-queue";
@@ -44,12 +46,19 @@ export async function startWorkerJobs(options: {
   // Frame times (lib/videos/frame-times-jobs.ts): each registered video's, read from its file once, never in a request.
   await startFrameTimesWorker(boss, { prisma, storage: getStorage, log: (line) => log().warn(line) });
   const stopSweeps = await startDeletionWorker(boss);
+  // Span agreement reports (lib/spans/agreement/span-agreement-keeper.ts): the pages' scopes stored ahead of requests.
+  const stopKeeper = await startSpanAgreementKeeper(boss, {
+    prisma,
+    catalogueOf: (projectId) => catalogFor(prisma, projectId),
+    log: (outcomes) => log().info({ outcomes }, "span agreement reports kept"),
+  });
   // Webhook deliveries (lib/webhooks): every worker takes due attempts; each is one job, taken by one worker.
   const stopWebhooks = await startWebhookDelivery({ prisma, boss });
   await resendPendingDeliveries(prisma, boss);
   return {
     async stop() {
       stopSweeps();
+      stopKeeper();
       // Videos still being judged after the wait are failed, so another worker takes them now (their finished steps
       // are kept).
       await Promise.all([

@@ -17,6 +17,9 @@ process.env.ALLOW_PRIVATE_ENDPOINTS ??= "1";
 for (const name of S3_STORAGE_VARIABLES) delete process.env[name];
 // JSON log lines only for problems (tests that read the info lines set their own level).
 process.env.LOG_LEVEL ??= "warn";
+// Workers started on the shared test database keep no span agreement reports: other tests' projects would get stored
+// reports they do not expect (span-agreement-keeper.test.ts runs the keeper on a database of its own).
+process.env.SPAN_AGREEMENT_KEEPER_SECONDS = "0";
 // Everything a file puts in the temporary folder (its storage, the media fixtures, its own folders, the processes it
 // starts) goes in one folder of its own, removed after the file: otherwise a run of the suite leaves some 450 behind.
 const temporaryFolder = fs.mkdtempSync(path.join(os.tmpdir(), "framejury-vitest-"));

@@ -277,10 +277,13 @@ interface InputBesideSpans {
   generators: ReadonlyMap<string, string | null>;
 }
 
-/** What span agreement reads besides the spans, from what the spans say; withheld while the caller reviews blind. */
+/**
+ * What span agreement reads besides the spans, from what the spans say; withheld while the viewer reviews blind (no
+ * viewer: the keeper's report, shown to no one until a request checks its viewer).
+ */
 async function inputBesideSpans(
   prisma: PrismaClient,
-  actor: Actor,
+  viewer: Actor | null,
   scope: Scope,
   query: Omit<SpanAgreementQuery, "format">,
   catalogue: SpanAgreementCatalogue,
@@ -299,10 +302,10 @@ async function inputBesideSpans(
   const looked = new Set<string>();
   for (const videos of covered.values()) for (const video of videos) looked.add(video);
   const videoIds = [...looked];
-  const blind = await blindVideoIdsFor(prisma, actor.userId);
-  if (blind.size > 0) {
+  const blind = viewer ? await blindVideoIdsFor(prisma, viewer.userId) : new Set<string>();
+  if (viewer && blind.size > 0) {
     const held = videoIds.filter((v) => blind.has(v));
-    await requireWholeView(prisma, actor.userId, held, "This span agreement");
+    await requireWholeView(prisma, viewer.userId, held, "This span agreement");
   }
   const [videos, raters] = await Promise.all([
     videoFacts(prisma, scope.projectId, videoIds),
@@ -331,14 +334,14 @@ const spansOfLabel = (spans: LoadedSpan[], label: string | null) =>
 /** What span agreement reads for a checked scope, loaded whole, or withheld while the caller reviews blind. */
 export async function scopedSpanAgreementInput(
   prisma: PrismaClient,
-  actor: Actor,
+  viewer: Actor | null,
   scope: Scope,
   query: Omit<SpanAgreementQuery, "format">,
   catalogue: SpanAgreementCatalogue,
 ): Promise<InputBesideSpans & { facts: SpanFacts; input: SpanAgreementInput }> {
   const all = await spanRows(prisma, scope, null);
   const facts = spanFacts(all);
-  const beside = await inputBesideSpans(prisma, actor, scope, query, catalogue, facts);
+  const beside = await inputBesideSpans(prisma, viewer, scope, query, catalogue, facts);
   return { ...beside, facts, input: { ...beside.base, spans: spansOfLabel(all, beside.label) } };
 }
 
@@ -424,7 +427,8 @@ type Computed = { kept: KeptReport; how: "kept" | "rematched" | "computed"; vide
 /** A checked request for a report, with the project's span revision read before any span. */
 interface ReportRequest {
   prisma: PrismaClient;
-  actor: Actor;
+  /** Whose blind review withholds the report; null for the keeper's (keepSpanAgreementReport). */
+  viewer: Actor | null;
   scope: Scope;
   query: Omit<SpanAgreementQuery, "format">;
   catalogue: SpanAgreementCatalogue;
@@ -439,7 +443,7 @@ interface ReportRequest {
  * raters, the labels or the videos with a frame count changed, or too many videos did.
  */
 async function fromKept(request: ReportRequest, kept: KeptReport): Promise<Computed | null> {
-  const { prisma, actor, scope, query, catalogue, options, revision } = request;
+  const { prisma, viewer, scope, query, catalogue, options, revision } = request;
   const limit = Math.max(REMATCH_AT_MOST, kept.matched.videoIds.length / 2);
   const written = kept.revision === revision ? [] : await videosWrittenSince(prisma, scope.projectId, kept.revision);
   if (written.length > limit) return null;
@@ -449,7 +453,7 @@ async function fromKept(request: ReportRequest, kept: KeptReport): Promise<Compu
   const facts = patchedFacts(kept.facts, writtenSet, spanFacts(writtenSpans));
   if (!facts) return null;
   // Checks blind review, and reads what else changed, on every request.
-  const beside = await inputBesideSpans(prisma, actor, scope, query, catalogue, facts);
+  const beside = await inputBesideSpans(prisma, viewer, scope, query, catalogue, facts);
   const changed = changedBesideSpans(kept.beside, beside);
   if (!changed || changed.size + written.length > limit) return null;
   if (changed.size === 0 && written.length === 0)
@@ -481,8 +485,8 @@ async function fromKept(request: ReportRequest, kept: KeptReport): Promise<Compu
 
 /** The report of a checked scope computed from every span. */
 async function computed(request: ReportRequest): Promise<Computed> {
-  const { prisma, actor, scope, query, catalogue, options, revision } = request;
-  const { facts, input, ...beside } = await scopedSpanAgreementInput(prisma, actor, scope, query, catalogue);
+  const { prisma, viewer, scope, query, catalogue, options, revision } = request;
+  const { facts, input, ...beside } = await scopedSpanAgreementInput(prisma, viewer, scope, query, catalogue);
   const matched = matchPairs(input, markedLabels(input));
   const comparisons = comparisonsOfPairs(matched);
   const result = agreementOfMatched(comparisons, options);
@@ -517,27 +521,55 @@ export async function spanAgreementReport(
 ): Promise<SpanAgreementReportRun> {
   const { actor, projectId } = access;
   const scope = await checkedScope(prisma, projectId, query);
+  const { done, keptIn, stored } = await reportOf({ prisma, viewer: actor, scope, query, catalogue, options });
+  const { beside, result, byGenerator } = done.kept;
+  return {
+    report: { task: scope.task, runId: scope.runId, label: beside.label, ...result, byGenerator },
+    how: done.how,
+    videosMatched: done.videosMatched,
+    keptIn,
+    stored,
+  };
+}
+
+/** A scope's report, kept in the process and stored for the next; from the kept or stored one when it can be. */
+async function reportOf(request: Omit<ReportRequest, "revision">) {
+  const { prisma, scope, query, options } = request;
+  const { projectId } = scope;
   const key = keptReportKey(scope, query.label ?? null, options);
   // Read before the spans: a report is kept at a revision no later than its spans, so a write after it shows.
   const revision = await spanRevision(prisma, projectId);
-  const request: ReportRequest = { prisma, actor, scope, query, catalogue, options, revision };
   const inProcess = keptReports.get(key);
   const kept = inProcess ?? (await readSnapshot<KeptReport>(prisma, { projectId, scope: key }));
-  const done = (kept && (await fromKept(request, kept))) ?? (await computed(request));
+  const done = (kept && (await fromKept({ ...request, revision }, kept))) ?? (await computed({ ...request, revision }));
   keptReports.set(key, done.kept);
   // A report kept as it was, at the same revision, is stored already (or its write failed and is not tried again).
   const stored =
     done.how === "kept" && kept?.revision === revision
       ? Promise.resolve()
       : snapshots.save(prisma, { projectId, scope: key }, revision, done.kept);
-  const { beside, result, byGenerator } = done.kept;
-  return {
-    report: { task: scope.task, runId: scope.runId, label: beside.label, ...result, byGenerator },
-    how: done.how,
-    videosMatched: done.videosMatched,
-    keptIn: !kept || done.how === "computed" ? null : inProcess ? "process" : "database",
-    stored,
-  };
+  const keptIn: SpanAgreementReportRun["keptIn"] =
+    !kept || done.how === "computed" ? null : inProcess ? "process" : "database";
+  return { done, keptIn, stored };
+}
+
+/**
+ * Brings the stored report of a scope (a task, optionally one run; every label, the default bootstrap) to the
+ * project's span revision, as a request would (span-agreement-keeper.ts): from the kept or stored one when it can be,
+ * else from every span. No one is shown it, so no one's blind review is checked: each request checks its viewer's.
+ * Settles once the report is stored.
+ */
+export async function keepSpanAgreementReport(
+  prisma: PrismaClient,
+  projectId: string,
+  query: { task: string; runId?: string },
+  catalogue: SpanAgreementCatalogue,
+  options: SpanAgreementOptions = {},
+): Promise<Omit<SpanAgreementReportRun, "report" | "stored">> {
+  const scope = await checkedScope(prisma, projectId, query);
+  const { done, keptIn, stored } = await reportOf({ prisma, viewer: null, scope, query, catalogue, options });
+  await stored;
+  return { how: done.how, videosMatched: done.videosMatched, keptIn };
 }
 
 /**

@@ -156,6 +156,14 @@ export async function readSnapshot<T>(prisma: PrismaClient, key: SnapshotKey): P
   }
 }
 
+/** The revision of each scope's stored report of this format (others are computed afresh when read), by scope. */
+export async function storedRevisions(prisma: PrismaClient, projectId: string): Promise<Map<string, string>> {
+  const rows = await directRows(prisma)<{ scope: string; revision: string }>`
+    SELECT "scope", "revision"::text AS "revision" FROM "span_agreement_snapshot"
+    WHERE "projectId" = ${projectId} AND "format" = ${SNAPSHOT_FORMAT}`;
+  return new Map(rows.map((r) => [r.scope, r.revision]));
+}
+
 /**
  * Stores a scope's report at `revision`, unless one of a later revision (and this format) is stored already: two
  * processes storing the same scope at once leave the later one. Then drops the project's least recently written
