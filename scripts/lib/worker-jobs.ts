@@ -49,6 +49,7 @@ export async function startWorkerJobs(options: {
   // Span agreement reports (lib/spans/agreement/span-agreement-keeper.ts): the pages' scopes stored ahead of requests.
   const stopKeeper = await startSpanAgreementKeeper(boss, {
     prisma,
+    busy: () => judging.jobsInHand + judgingPairs.jobsInHand > 0,
     catalogueOf: (projectId) => catalogFor(prisma, projectId),
     log: (outcomes) => log().info({ outcomes }, "span agreement reports kept"),
   });

@@ -42,9 +42,20 @@ export function spanRowIn(
   };
 }
 
-/** The owner, ann and bob (reviewers), and a project of three 30-frame videos: Sora, Sora, Kling. */
-export async function keptReportProject(prisma: PrismaClient, name: string) {
-  const [owner, ann, bob] = await Promise.all([makeUser(), makeUser(), makeUser()]);
+/**
+ * The owner, ann and bob (reviewers), and a project of three 30-frame videos: Sora, Sora, Kling. The people are made
+ * unless given (users of another database than the tests' shared one).
+ */
+export async function keptReportProject(
+  prisma: PrismaClient,
+  name: string,
+  people?: { owner: Actor; ann: Actor; bob: Actor },
+) {
+  const { owner, ann, bob } = people ?? {
+    owner: await makeUser(),
+    ann: await makeUser(),
+    bob: await makeUser(),
+  };
   const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 1, name });
   for (const actor of [ann, bob])
     await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role: "reviewer" } });

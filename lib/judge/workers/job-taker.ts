@@ -172,6 +172,11 @@ export class JobTaker<T extends object> {
   private idleTimer: NodeJS.Timeout | null = null;
   private readonly heartbeat: NodeJS.Timeout;
 
+  /** How many jobs this taker holds now (judging, or setting up). */
+  get jobsInHand(): number {
+    return this.running.size;
+  }
+
   constructor(
     private readonly boss: PgBoss,
     private readonly options: JobTakerOptions<T>,

@@ -13,8 +13,13 @@ import { projectAccess } from "../../authz/permissions";
 import { createPrismaClient } from "../../db/prisma";
 import { createBoss } from "../../jobs/job-boss";
 import type { PrismaClient } from "../../generated/prisma/client";
-import { catalogue, freshReport, query, spanRowIn } from "../../../testkit/spans/kept-report-project";
-import { projectWithFramedVideos } from "../../../testkit/testing/judge-fixtures";
+import {
+  catalogue,
+  freshReport,
+  keptReportProject,
+  query,
+  spanRowIn,
+} from "../../../testkit/spans/kept-report-project";
 import { createTestDatabase } from "../../../testkit/testing/test-database";
 import { waitFor } from "../../../testkit/testing/worker-process";
 import { spanRevision } from "./span-agreement-cache";
@@ -42,12 +47,9 @@ async function member(email: string): Promise<Actor> {
   return { userId: user.id, email: user.email, name: user.name, isAdmin: false };
 }
 
-/** A project of three 30-frame videos marked by ann and bob, and a run of the task whose judge marked one. */
+/** A project of three 30-frame videos (keptReportProject) marked by ann and bob, and a run whose judge marked one. */
 async function markedProject(name: string) {
-  const { projectId, videoIds } = await projectWithFramedVideos(prisma, owner, { videoCount: 3, keyFrames: 1, name });
-  for (const actor of [ann, bob])
-    await prisma.projectMember.create({ data: { projectId, userId: actor.userId, role: "reviewer" } });
-  await prisma.video.updateMany({ where: { projectId }, data: { frameCount: 30 } });
+  const { projectId, videoIds } = await keptReportProject(prisma, name, { owner, ann, bob });
   const endpoint = await prisma.judgeEndpoint.create({
     data: { projectId, name: "e", baseUrl: "http://127.0.0.1:1/v1", model: "m", createdById: owner.userId },
   });
@@ -165,6 +167,21 @@ describe("the span agreement keeper", () => {
       outcome: { failed: 'task: "no-such-task" is not a task of this project.' },
     });
     expect(ofProject(await worker.pass(), projectId)).toEqual([]);
+  });
+
+  it("does nothing while its worker judges, and keeps the reports at a pass once it no longer does", async () => {
+    const { projectId } = await markedProject("Busy worker");
+    let judging = true;
+    const worker = new SpanAgreementKeeper({
+      prisma,
+      catalogueOf: async () => catalogue,
+      options,
+      busy: () => judging,
+    });
+    expect(await worker.pass()).toEqual([]);
+    expect((await storedRevisions(prisma, projectId)).size).toBe(0);
+    judging = false;
+    expect(ofProject(await worker.pass(), projectId).map((o) => o.outcome)).toEqual(["computed", "computed"]);
   });
 
   it("keeps the whole scope of each task first, then the newest runs, KEPT_SCOPES_PER_PROJECT at most", async () => {

@@ -14,6 +14,7 @@
  *   the stored reports a project holds, so the keeper's scopes do not push each other out.
  * - One pass at a time across every worker: each worker sends a pass to a queue that holds one job, waiting or
  *   running (`exclusive`). Two passes of one scope at once would only store the later revision twice.
+ * - A worker judging lets the pass go (KeeperDeps.busy): while every worker judges, the reports wait for the runs.
  */
 import type { PgBoss } from "pg-boss";
 import type { PrismaClient } from "../../generated/prisma/client";
@@ -99,6 +100,12 @@ export interface KeeperDeps {
   catalogueOf(projectId: string): Promise<SpanAgreementCatalogue>;
   /** The bootstrap the pages ask for: the default, but for tests. */
   options?: SpanAgreementOptions;
+  /**
+   * Whether this process is judging now: a pass then does nothing. Computing a report of 50,000 videos holds the
+   * event loop for some 3 s, and a judging worker that stalls misses its jobs' heartbeats (renewed every 4 s, lost
+   * after 10); an idle worker takes a later pass.
+   */
+  busy?: () => boolean;
 }
 
 /**
@@ -113,6 +120,7 @@ export class SpanAgreementKeeper {
 
   /** One pass over every project with something to keep: what it did with each scope it looked at. */
   async pass(): Promise<KeptScopeOutcome[]> {
+    if (this.deps.busy?.()) return [];
     const outcomes: KeptScopeOutcome[] = [];
     const projects = await projectRevisions(this.deps.prisma);
     for (const { projectId, revision, behind } of projects) {
