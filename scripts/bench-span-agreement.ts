@@ -13,7 +13,8 @@
 //       the videos written: those are read and matched again),
 //     - nothing changed (the kept report answers after the other inputs are read and compared),
 //     - the span agreement keeper's pass (what a worker runs every half minute, off any request: it computes and stores
-//       the task's report and the run's), and a new process's first report of the run's scope after it,
+//       the task's report and the run's), and a new process's first report of the run's scope after it, and of one
+//       label of it (cut from the run's stored report),
 // one warm-up and --runs timed calls each (median), with how each report was had, the machine's load average before
 // and after, against the 2 s target. Numbers only, no assertions. The database is dropped at the end, unless --keep: then it stays and its
 // name is printed, and --reuse <name> times that database again without seeding, after applying pending migrations
@@ -47,6 +48,8 @@ interface ProcessJob {
   runId: string;
   ownerId: string;
   seed: number;
+  /** One label's report, when named. */
+  label?: string;
 }
 
 const timed = async <T>(work: () => Promise<T> | T) => {
@@ -68,7 +71,7 @@ async function firstReportOfProcess(job: ProcessJob) {
   const actor = { userId: job.ownerId, email: "owner@seed", name: "Owner", isAdmin: false };
   // Also opens the database connection, which a running web process holds already.
   const access = await projectAccess(prisma, actor, job.projectId, "export.read");
-  const query = { task: "hallucination", runId: job.runId };
+  const query = { task: "hallucination", runId: job.runId, ...(job.label ? { label: job.label } : {}) };
   const t = await timed(() => spanAgreementReport(prisma, access, query, builtInCatalogue(), { seed: job.seed }));
   await t.result.stored;
   const { how, keptIn, videosMatched } = t.result;
@@ -195,6 +198,7 @@ try {
   const warm: Timing[] = [];
   const keeperPasses: Timing[] = [];
   const afterKeeper: Timing[] = [];
+  const labelAfterKeeper: Timing[] = [];
   // Writes that change no span's content but mark their videos written: the next report matches them again.
   const spansOf = (videos: number) =>
     prisma.$queryRaw<{ id: string }[]>`
@@ -218,8 +222,8 @@ try {
   };
   // A new process's first report of the scope with `seed` (firstReportOfProcess), timed in that process.
   const run = promisify(execFile);
-  const inNewProcess = async (timings: Timing[] | null, seed: number) => {
-    const job: ProcessJob = { url: database.url, ...seeded, seed };
+  const inNewProcess = async (timings: Timing[] | null, seed: number, label?: string) => {
+    const job: ProcessJob = { url: database.url, ...seeded, seed, ...(label ? { label } : {}) };
     const child = await run(process.execPath, [
       ...process.execArgv,
       process.argv[1]!,
@@ -261,6 +265,7 @@ try {
     for (const kept of pass.result) hows.add(`keeper: ${kept.runId ? "the run" : "the task"} ${String(kept.outcome)}`);
     if (!warmUp) keeperPasses.push(pass);
     await inNewProcess(warmUp ? null : afterKeeper, seed + 1000);
+    await inNewProcess(warmUp ? null : labelAfterKeeper, seed + 1000, input.labels[0]!.id);
     if (warmUp) {
       const comparisons = afresh.report.labels.flatMap((l) => l.comparisons);
       summary = `${afresh.report.labels.length} labels × ${comparisons.length / afresh.report.labels.length} comparisons; e.g. ${comparisons[0]!.key}: F1 at 0.5 = ${comparisons[0]!.thresholds[2]!.f1.value?.toFixed(3)} [${comparisons[0]!.thresholds[2]!.f1.ci?.map((x) => x.toFixed(3)).join(", ")}]`;
@@ -284,6 +289,7 @@ try {
   console.log(line("nothing changed (kept)", warm));
   console.log(line("the keeper's pass (a worker's, 2 scopes)", keeperPasses, false));
   console.log(line("a new process's first report after it", afterKeeper));
+  console.log(line("  the same of one label (cut from it)", labelAfterKeeper));
   console.log(`load average after: ${loadAverage()}`);
 } finally {
   await prisma.$disconnect();

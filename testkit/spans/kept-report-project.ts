@@ -64,15 +64,20 @@ export async function keptReportProject(
   return { owner, ann, bob, projectId, videoIds };
 }
 
-/** The hallucination task's report computed afresh from the database, with nothing kept, as `actor` reads it. */
+/**
+ * The hallucination task's report (of one label, when named) computed afresh from the database, with nothing kept, as
+ * `actor` reads it.
+ */
 export async function freshReport(
   prisma: PrismaClient,
   actor: Actor,
   projectId: string,
   options: SpanAgreementOptions,
+  label: string | null = null,
 ) {
   const access = await projectAccess(prisma, actor, projectId, "export.read");
-  const { input, generators } = await loadSpanAgreementInput(prisma, access, query, catalogue);
+  const scoped = label === null ? query : { ...query, label };
+  const { input, generators } = await loadSpanAgreementInput(prisma, access, scoped, catalogue);
   const { whole, byGenerator } = spanAgreementWithGenerators(input, generators, options);
-  return { task: "hallucination", runId: null, label: null, ...whole, byGenerator };
+  return { task: "hallucination", runId: null, label, ...whole, byGenerator };
 }

@@ -20,7 +20,14 @@ import { GOLD_AUTHOR_ID, judgeAuthorId } from "../span-types";
 import { decodeSpanGroups, type LoadedSpan, type SpanGroup } from "./span-groups";
 import { byGeneratorOf, type SpanGeneratorAgreement } from "./by-generator";
 import { rematchVideos } from "./rematch";
-import { type MatchedPairs, agreementOfMatched, comparisonsOfPairs, markedLabels, matchPairs } from "./span-agreement";
+import {
+  type MatchedPairs,
+  agreementOfMatched,
+  comparisonsOfPairs,
+  markedLabels,
+  matchPairs,
+  matchedOfLabel,
+} from "./span-agreement";
 import { LastKept } from "./last-kept";
 import { keptReportKey, spanRevision, videosWrittenSince } from "./span-agreement-cache";
 import { SnapshotWriter, readSnapshot } from "./span-agreement-snapshot";
@@ -422,7 +429,11 @@ function changedBesideSpans(kept: InputBesideSpans, now: InputBesideSpans): Set<
  */
 const REMATCH_AT_MOST = 500;
 
-type Computed = { kept: KeptReport; how: "kept" | "rematched" | "computed"; videosMatched: number };
+/**
+ * How a report was had: as kept, with the changed videos matched again, cut from the report of every label (one
+ * label's), from every span.
+ */
+type Computed = { kept: KeptReport; how: "kept" | "rematched" | "cut" | "computed"; videosMatched: number };
 
 /** A checked request for a report, with the project's span revision read before any span. */
 interface ReportRequest {
@@ -480,6 +491,40 @@ async function fromKept(request: ReportRequest, kept: KeptReport): Promise<Compu
     kept: { revision, facts, beside, matched, result, byGenerator },
     how: "rematched",
     videosMatched: changed.size,
+  };
+}
+
+/**
+ * One label's report cut from the kept or stored report of every label of the same scope, brought up to date first
+ * (fromKept; it is kept and stored again): a label's report compares the same videos, and each video's counts of a
+ * label depend on that label's spans alone (matchedOfLabel), so it equals the label's report computed from its spans.
+ * Null when there is no such report, or it cannot be brought up to date.
+ */
+async function cutFromWhole(
+  request: ReportRequest,
+  label: string,
+): Promise<{ done: Computed; keptIn: "process" | "database" } | null> {
+  const { prisma, scope, options, revision } = request;
+  const key = keptReportKey(scope, null, options);
+  const inProcess = keptReports.get(key);
+  const whole = inProcess ?? (await readSnapshot<KeptReport>(prisma, { projectId: scope.projectId, scope: key }));
+  if (!whole) return null;
+  const updated = await fromKept({ ...request, query: { ...request.query, label: undefined } }, whole);
+  if (!updated) return null;
+  keptReports.set(key, updated.kept);
+  if (updated.how !== "kept" || whole.revision !== revision)
+    void snapshots.save(prisma, { projectId: scope.projectId, scope: key }, revision, updated.kept);
+  const { facts, beside: all, matched: allMatched } = updated.kept;
+  if (!all.base.labels.some((l) => l.id === label))
+    throw new ValidationError(`label: "${label}" is not a span label of the task "${scope.task}".`);
+  const beside = { ...all, label, base: { ...all.base, labels: all.base.labels.filter((l) => l.id === label) } };
+  const matched = matchedOfLabel(allMatched, label);
+  const comparisons = comparisonsOfPairs(matched);
+  const result = agreementOfMatched(comparisons, options);
+  const byGenerator = byGeneratorOf(comparisons, beside.base, beside.generators, options, result);
+  return {
+    done: { kept: { revision, facts, beside, matched, result, byGenerator }, how: "cut", videosMatched: 0 },
+    keptIn: inProcess ? "process" : "database",
   };
 }
 
@@ -541,7 +586,10 @@ async function reportOf(request: Omit<ReportRequest, "revision">) {
   const revision = await spanRevision(prisma, projectId);
   const inProcess = keptReports.get(key);
   const kept = inProcess ?? (await readSnapshot<KeptReport>(prisma, { projectId, scope: key }));
-  const done = (kept && (await fromKept({ ...request, revision }, kept))) ?? (await computed({ ...request, revision }));
+  const label = query.label ?? null;
+  const fromSame = kept && (await fromKept({ ...request, revision }, kept));
+  const cut = !fromSame && label !== null ? await cutFromWhole({ ...request, revision }, label) : null;
+  const done = fromSame || cut?.done || (await computed({ ...request, revision }));
   keptReports.set(key, done.kept);
   // A report kept as it was, at the same revision, is stored already (or its write failed and is not tried again).
   const stored =
@@ -549,7 +597,7 @@ async function reportOf(request: Omit<ReportRequest, "revision">) {
       ? Promise.resolve()
       : snapshots.save(prisma, { projectId, scope: key }, revision, done.kept);
   const keptIn: SpanAgreementReportRun["keptIn"] =
-    !kept || done.how === "computed" ? null : inProcess ? "process" : "database";
+    cut?.done === done ? cut.keptIn : !kept || done.how === "computed" ? null : inProcess ? "process" : "database";
   return { done, keptIn, stored };
 }
 

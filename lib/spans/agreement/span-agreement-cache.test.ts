@@ -248,6 +248,33 @@ describe("a kept report after a few writes", () => {
     }
   });
 
+  it("cuts a label's first report from the kept report of every label, equal to the label's computed afresh", async () => {
+    await ask();
+    const ofLabel = async (label: string) =>
+      spanAgreementReport(
+        prisma,
+        await projectAccess(prisma, owner, project, "export.read"),
+        { ...query, label },
+        catalogue,
+        options,
+      );
+    // `third` is a label no span marks yet: its report has no comparison, as when computed from its spans.
+    for (const label of [first, second, third]) {
+      const cut = await ofLabel(label);
+      expect({ label, how: cut.how, keptIn: cut.keptIn }).toEqual({ label, how: "cut", keptIn: "process" });
+      expect(cut.report).toEqual(await freshReport(prisma, owner, project, options, label));
+      expect((await ofLabel(label)).how).toBe("kept");
+    }
+    await prisma.span.updateMany({
+      where: { videoId: videos[1]!, authorId: bob.userId },
+      data: { startFrame: 20, endFrame: 25 },
+    });
+    const rematched = await ofLabel(first);
+    expect(rematched).toMatchObject({ how: "rematched", videosMatched: 1 });
+    expect(rematched.report).toEqual(await freshReport(prisma, owner, project, options, first));
+    await expect(ofLabel("no-such-label")).rejects.toThrow('label: "no-such-label" is not a span label');
+  });
+
   it("computes afresh when the raters or the rows' labels change", async () => {
     await ask();
     // A label no span marked before widens every row.

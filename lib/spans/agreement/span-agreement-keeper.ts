@@ -20,7 +20,11 @@ import type { PgBoss } from "pg-boss";
 import type { PrismaClient } from "../../generated/prisma/client";
 import { directRows } from "../../db/direct-sql";
 import { queueOn, type QueueDefinition } from "../../jobs/job-boss";
-import { keepSpanAgreementReport, type SpanAgreementCatalogue } from "./load-span-agreement";
+import {
+  keepSpanAgreementReport,
+  type SpanAgreementCatalogue,
+  type SpanAgreementReportRun,
+} from "./load-span-agreement";
 import { keptReportKey } from "./span-agreement-cache";
 import { SNAPSHOTS_PER_PROJECT, storedRevisions } from "./span-agreement-snapshot";
 import type { SpanAgreementOptions } from "./types";
@@ -54,7 +58,7 @@ export interface KeptScope {
 /** What a pass did with one scope. */
 export interface KeptScopeOutcome extends KeptScope {
   projectId: string;
-  outcome: "computed" | "rematched" | "kept" | "waiting" | { failed: string };
+  outcome: SpanAgreementReportRun["how"] | "waiting" | { failed: string };
 }
 
 /**

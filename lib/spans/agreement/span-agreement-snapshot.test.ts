@@ -15,6 +15,7 @@ import {
   catalogue,
   freshReport,
   keptReportProject,
+  label,
   query,
   spanRowIn,
 } from "../../../testkit/spans/kept-report-project";
@@ -129,6 +130,23 @@ describe("stored span agreement reports", () => {
     const again = await reportIn(await newProcess());
     expect(again).toMatchObject({ how: "kept", keptIn: "database" });
     expect(again.report).toEqual(afterWrite.report);
+  });
+
+  it("cuts a new process's first report of one label from the stored report of every label", async () => {
+    await (
+      await reportIn(await newProcess())
+    ).stored;
+    const loader = await newProcess();
+    const access = await projectAccess(prisma, owner, projectId, "export.read");
+    const ofLabel = await loader.spanAgreementReport(prisma, access, { ...query, label }, catalogue, options);
+    expect(ofLabel).toMatchObject({ how: "cut", keptIn: "database" });
+    expect(ofLabel.report).toEqual(await freshReport(prisma, owner, projectId, options, label));
+    await ofLabel.stored;
+    // Stored in its turn under the label's scope: the next process keeps it as it is.
+    const again = await (
+      await newProcess()
+    ).spanAgreementReport(prisma, access, { ...query, label }, catalogue, options);
+    expect(again).toMatchObject({ how: "kept", keptIn: "database" });
   });
 
   it("computes afresh, and stores anew, when the snapshot cannot be read or is of another format", async () => {

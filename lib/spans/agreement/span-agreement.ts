@@ -259,6 +259,24 @@ export function matchPairs(input: SpanAgreementInput, labels: SpanAgreementInput
   return { labels, raters: input.raters, videoIds: store.videoIds, videoIndex: store.videoIndex, leftOut, pairs };
 }
 
+/**
+ * One label's matching, cut from a matching of every label: a pair's videos (those both raters looked at) and each
+ * video's counts of a label depend on that label's spans alone, so this is what matching its spans alone gives.
+ */
+export function matchedOfLabel(matched: MatchedPairs, label: string): MatchedPairs {
+  const k = matched.labels.findIndex((l) => l.id === label);
+  const width = matched.labels.length * STRIDE;
+  const pairs = new Map<string, PairRows>();
+  for (const [key, { videos, rows }] of matched.pairs) {
+    const cut = new Float64Array(k < 0 ? 0 : videos.length * STRIDE);
+    if (k >= 0)
+      for (let v = 0; v < videos.length; v++)
+        cut.set(rows.subarray(v * width + k * STRIDE, v * width + (k + 1) * STRIDE), v * STRIDE);
+    pairs.set(key, { videos, rows: cut });
+  }
+  return { ...matched, labels: k < 0 ? [] : [matched.labels[k]!], pairs };
+}
+
 /** The comparisons of matched pairs: a pooled one sums its pairs' rows video by video. */
 export function comparisonsOfPairs(matched: MatchedPairs): MatchedComparisons {
   const width = matched.labels.length * STRIDE;
