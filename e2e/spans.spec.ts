@@ -128,7 +128,12 @@ async function goToFrame(page: Page, frame: number) {
     const at = await frameShown(page);
     if (at === frame) break;
     for (let i = 0; i < Math.abs(frame - at); i++) await page.keyboard.press(frame > at ? "." : ",");
-    await expect.poll(() => frameShown(page)).toBe(frame);
+    // On a loaded machine steps have left the frame where it was (CI: frame 56 after four steps toward 60, just after
+    // the loop stopped): the next attempt counts from the frame shown then and steps again. Only the last wait fails.
+    await expect
+      .poll(() => frameShown(page))
+      .toBe(frame)
+      .catch(() => {});
   }
   await expect.poll(() => frameShown(page)).toBe(frame);
 }
