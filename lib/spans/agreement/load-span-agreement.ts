@@ -494,6 +494,35 @@ async function fromKept(request: ReportRequest, kept: KeptReport): Promise<Compu
   };
 }
 
+/** A scope's kept report: this process's, else the one an earlier process stored; with where it was. */
+async function keptReportOf(
+  prisma: PrismaClient,
+  projectId: string,
+  key: string,
+): Promise<{ kept: KeptReport; keptIn: "process" | "database" } | null> {
+  const inProcess = keptReports.get(key);
+  if (inProcess) return { kept: inProcess, keptIn: "process" };
+  const stored = await readSnapshot<KeptReport>(prisma, { projectId, scope: key });
+  return stored && { kept: stored, keptIn: "database" };
+}
+
+/**
+ * Keeps a scope's new report in the process and stores it for the next; settles once stored. A report kept as it was,
+ * at the same revision, is stored already (or its write failed and is not tried again).
+ */
+function keepReport(
+  prisma: PrismaClient,
+  projectId: string,
+  key: string,
+  revision: string,
+  done: Computed,
+  kept: KeptReport | null,
+): Promise<void> {
+  keptReports.set(key, done.kept);
+  if (done.how === "kept" && kept?.revision === revision) return Promise.resolve();
+  return snapshots.save(prisma, { projectId, scope: key }, revision, done.kept);
+}
+
 /**
  * One label's report cut from the kept or stored report of every label of the same scope, brought up to date first
  * (fromKept; it is kept and stored again): a label's report compares the same videos, and each video's counts of a
@@ -506,14 +535,11 @@ async function cutFromWhole(
 ): Promise<{ done: Computed; keptIn: "process" | "database" } | null> {
   const { prisma, scope, options, revision } = request;
   const key = keptReportKey(scope, null, options);
-  const inProcess = keptReports.get(key);
-  const whole = inProcess ?? (await readSnapshot<KeptReport>(prisma, { projectId: scope.projectId, scope: key }));
+  const whole = await keptReportOf(prisma, scope.projectId, key);
   if (!whole) return null;
-  const updated = await fromKept({ ...request, query: { ...request.query, label: undefined } }, whole);
+  const updated = await fromKept({ ...request, query: { ...request.query, label: undefined } }, whole.kept);
   if (!updated) return null;
-  keptReports.set(key, updated.kept);
-  if (updated.how !== "kept" || whole.revision !== revision)
-    void snapshots.save(prisma, { projectId: scope.projectId, scope: key }, revision, updated.kept);
+  void keepReport(prisma, scope.projectId, key, revision, updated, whole.kept);
   const { facts, beside: all, matched: allMatched } = updated.kept;
   if (!all.base.labels.some((l) => l.id === label))
     throw new ValidationError(`label: "${label}" is not a span label of the task "${scope.task}".`);
@@ -524,7 +550,7 @@ async function cutFromWhole(
   const byGenerator = byGeneratorOf(comparisons, beside.base, beside.generators, options, result);
   return {
     done: { kept: { revision, facts, beside, matched, result, byGenerator }, how: "cut", videosMatched: 0 },
-    keptIn: inProcess ? "process" : "database",
+    keptIn: whole.keptIn,
   };
 }
 
@@ -584,20 +610,15 @@ async function reportOf(request: Omit<ReportRequest, "revision">) {
   const key = keptReportKey(scope, query.label ?? null, options);
   // Read before the spans: a report is kept at a revision no later than its spans, so a write after it shows.
   const revision = await spanRevision(prisma, projectId);
-  const inProcess = keptReports.get(key);
-  const kept = inProcess ?? (await readSnapshot<KeptReport>(prisma, { projectId, scope: key }));
+  const found = await keptReportOf(prisma, projectId, key);
+  const kept = found?.kept ?? null;
   const label = query.label ?? null;
   const fromSame = kept && (await fromKept({ ...request, revision }, kept));
   const cut = !fromSame && label !== null ? await cutFromWhole({ ...request, revision }, label) : null;
   const done = fromSame || cut?.done || (await computed({ ...request, revision }));
-  keptReports.set(key, done.kept);
-  // A report kept as it was, at the same revision, is stored already (or its write failed and is not tried again).
-  const stored =
-    done.how === "kept" && kept?.revision === revision
-      ? Promise.resolve()
-      : snapshots.save(prisma, { projectId, scope: key }, revision, done.kept);
+  const stored = keepReport(prisma, projectId, key, revision, done, kept);
   const keptIn: SpanAgreementReportRun["keptIn"] =
-    cut?.done === done ? cut.keptIn : !kept || done.how === "computed" ? null : inProcess ? "process" : "database";
+    cut?.done === done ? cut.keptIn : !found || done.how === "computed" ? null : found.keptIn;
   return { done, keptIn, stored };
 }
 
